@@ -1,0 +1,48 @@
+# Shared compile settings and helpers for ktune's modules.
+# Each module directory calls ktune_module(...) for its library and ktune_test(...) per test.
+
+add_library(ktune_warnings INTERFACE)
+target_compile_options(ktune_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Werror -Wshadow -Wnon-virtual-dtor -Wold-style-cast
+  -Wcast-align -Woverloaded-virtual -Wimplicit-fallthrough)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  # GCC 12 emits false positives for std::variant/std::optional moves at -O2.
+  target_compile_options(ktune_warnings INTERFACE -Wno-maybe-uninitialized -Wno-restrict -Wno-array-bounds -Wno-stringop-overflow)
+endif()
+
+if(KTUNE_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+if(KTUNE_FUZZ)
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# ktune_module(NAME SOURCES a.cc b.cc DEPS other_modules...)
+function(ktune_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(ktune_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(ktune_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(ktune_${name} PUBLIC ${ARG_DEPS} PRIVATE ktune_warnings)
+  set_target_properties(ktune_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+# ktune_test(NAME SOURCES x_test.cc DEPS modules... [LABELS l1 l2])
+function(ktune_test name)
+  if(NOT KTUNE_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main ktune_warnings)
+  target_compile_definitions(${name} PRIVATE
+    KTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    KTUNE_BINARY_DIR="${PROJECT_BINARY_DIR}"
+    KTUNE_CUDA_HOME="${KTUNE_CUDA_HOME}")
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}")
+endfunction()
