@@ -1,0 +1,124 @@
+#include "ktune/measure/stopping.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ktune::measure {
+namespace {
+
+struct ReasonName {
+  StopReason reason;
+  std::string_view name;
+};
+constexpr ReasonName kReasonNames[] = {
+    {StopReason::Converged, "converged"}, {StopReason::NoiseStable, "noise_stable"},
+    {StopReason::MaxSamples, "max_samples"}, {StopReason::Timeout, "timeout"},
+    {StopReason::Raced, "raced"},
+};
+
+}  // namespace
+
+std::string_view to_string(StopReason reason) {
+  for (const auto& r : kReasonNames)
+    if (r.reason == reason) return r.name;
+  return "unknown";
+}
+
+StopReason stop_reason_from_string(std::string_view name) {
+  for (const auto& r : kReasonNames)
+    if (r.name == name) return r.reason;
+  throw std::invalid_argument("unknown stop reason '" + std::string(name) +
+                              "' (expected converged, noise_stable, max_samples, timeout or raced)");
+}
+
+NoiseCriterion::NoiseCriterion(const Policy& policy, Options options)
+    : min_samples_(static_cast<std::size_t>(std::max(policy.min_samples, 1))),
+      max_noise_(policy.max_noise),
+      min_seconds_(policy.min_seconds),
+      options_(options) {
+  if (options_.window < 2) throw std::invalid_argument("NoiseCriterion: window must be >= 2");
+  if (options_.evaluations_per_doubling < 1)
+    throw std::invalid_argument("NoiseCriterion: evaluations_per_doubling must be >= 1");
+  options_.min_samples_for_noise = std::max<std::size_t>(options_.min_samples_for_noise, 2);
+}
+
+bool NoiseCriterion::due(std::size_t count) const {
+  if (count < options_.min_samples_for_noise) return false;
+  if (count <= options_.dense_limit) return true;
+  std::size_t stride = std::max<std::size_t>(1, count / options_.evaluations_per_doubling);
+  return count % stride == 0;
+}
+
+std::optional<double> NoiseCriterion::current_noise() const {
+  if (noise_values_.empty()) return std::nullopt;
+  return noise_values_.back();
+}
+
+bool NoiseCriterion::trend_is_flat() const {
+  std::size_t n = noise_values_.size();
+  if (n < options_.window) return false;
+  std::size_t first = n - options_.window;
+  double mean_x = 0, mean_y = 0;
+  for (std::size_t i = first; i < n; ++i) {
+    mean_x += noise_counts_[i];
+    mean_y += noise_values_[i];
+  }
+  auto w = static_cast<double>(options_.window);
+  mean_x /= w;
+  mean_y /= w;
+  if (mean_y <= 0) return true;
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = first; i < n; ++i) {
+    double dx = noise_counts_[i] - mean_x;
+    sxy += dx * (noise_values_[i] - mean_y);
+    sxx += dx * dx;
+  }
+  if (sxx == 0) return false;
+  double slope = sxy / sxx;
+  double span = noise_counts_[n - 1] - noise_counts_[first];
+  return std::abs(slope) * span <= options_.max_relative_change * mean_y;
+}
+
+std::optional<StopReason> NoiseCriterion::check(const LoopState& state) {
+  std::size_t count = state.samples.size();
+  if (count == last_count_) return std::nullopt;  // a discarded sample: nothing new to judge
+  last_count_ = count;
+  if (!due(count)) return std::nullopt;
+  double noise = robust_noise(quartiles(state.samples, scratch_));
+  noise_counts_.push_back(static_cast<double>(count));
+  noise_values_.push_back(noise);
+  if (count < min_samples_ || state.measured_seconds < min_seconds_) return std::nullopt;
+  if (noise <= max_noise_) return StopReason::Converged;
+  if (trend_is_flat()) return StopReason::NoiseStable;
+  return std::nullopt;
+}
+
+RacingCriterion::RacingCriterion(const Policy& policy, const std::optional<Stats>& incumbent)
+    : active_(policy.racing && incumbent && incumbent->count > 0),
+      min_samples_(static_cast<std::size_t>(std::max(policy.racing_min_samples, 1))) {
+  if (active_) threshold_ = incumbent->median * (1 + policy.racing_margin);
+}
+
+std::optional<StopReason> RacingCriterion::check(const LoopState& state) {
+  if (!active_) return std::nullopt;
+  for (; seen_ < state.samples.size(); ++seen_)
+    fastest_ = seen_ == 0 ? state.samples[0] : std::min(fastest_, state.samples[seen_]);
+  if (seen_ >= min_samples_ && fastest_ > threshold_) return StopReason::Raced;
+  return std::nullopt;
+}
+
+LimitsCriterion::LimitsCriterion(const Policy& policy)
+    : max_samples_(static_cast<std::size_t>(std::max(policy.max_samples, 1))),
+      timeout_seconds_(policy.timeout_seconds) {}
+
+std::optional<StopReason> LimitsCriterion::check(const LoopState& state) {
+  if (state.samples.size() >= max_samples_) return StopReason::MaxSamples;
+  if (state.discarded_samples >= 0 && static_cast<std::size_t>(state.discarded_samples) >= max_samples_)
+    return StopReason::MaxSamples;
+  if (state.elapsed_seconds >= timeout_seconds_) return StopReason::Timeout;
+  return std::nullopt;
+}
+
+}  // namespace ktune::measure
