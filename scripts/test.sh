@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole test suite: installs dependencies, builds, runs every CTest test (GPU tests skip
+# with a printed reason where no GPU exists), then the same suite under ASan+UBSan, then a
+# short fuzzing run of every fuzz target. KTUNE_TEST_QUICK=1 skips the sanitizer and fuzz stages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+jobs=${KTUNE_JOBS:-$(nproc)}
+
+echo "== build (RelWithDebInfo) and test"
+./scripts/build.sh build
+(cd build && ctest --output-on-failure -j "$jobs")
+
+if [ "${KTUNE_TEST_QUICK:-0}" = 1 ]; then exit 0; fi
+
+echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer and test"
+KTUNE_BUILD_TYPE=Debug ./scripts/build.sh build-asan -DKTUNE_SANITIZE=ON
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --output-on-failure -j "$jobs" -LE bench)
+
+echo "== fuzz smoke run"
+./scripts/fuzz-smoke.sh "${KTUNE_FUZZ_SECONDS:-20}"

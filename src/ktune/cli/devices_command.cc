@@ -1,0 +1,43 @@
+// ktune devices: which backends this binary has, which are usable here, and their devices.
+
+#include <cstdio>
+
+#include "ktune/cli/common.h"
+#include "ktune/device/device.h"
+
+namespace ktune::cli {
+
+void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
+  CLI::App* cmd = app.add_subcommand("devices", "List backends (cpu, cuda, hip), whether each is available, and devices");
+  cmd->callback([&global, &handler] {
+    handler = [&global]() -> int {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& backend : device::all_backends()) {
+        device::Availability a = backend->availability();
+        nlohmann::json b = {{"backend", backend->name()}, {"available", a.available}};
+        if (!a.available) b["reason"] = a.reason;
+        b["devices"] = nlohmann::json::array();
+        if (a.available)
+          for (const auto& d : backend->devices()) b["devices"].push_back(d);
+        out.push_back(b);
+      }
+      if (global.json) {
+        print_json(out);
+        return kExitOk;
+      }
+      for (const auto& b : out) {
+        if (!b["available"].get<bool>()) {
+          std::printf("%-5s not available: %s\n", b["backend"].get<std::string>().c_str(), b["reason"].get<std::string>().c_str());
+          continue;
+        }
+        std::printf("%-5s available, %zu device(s)\n", b["backend"].get<std::string>().c_str(), b["devices"].size());
+        for (const auto& d : b["devices"])
+          std::printf("  [%d] %s  (fingerprint %s)\n", d["ordinal"].get<int>(), d["name"].get<std::string>().c_str(),
+                      d["fingerprint"].get<std::string>().substr(0, 12).c_str());
+      }
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace ktune::cli

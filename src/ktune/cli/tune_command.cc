@@ -1,0 +1,116 @@
+// ktune tune SPEC: search the spec's space, record every result, report the best.
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "ktune/cli/common.h"
+#include "ktune/tuner/tuner.h"
+
+namespace ktune::cli {
+namespace {
+
+struct TuneArgs {
+  std::string spec;
+  std::vector<std::string> sizes;
+  std::string strategy;
+  std::uint64_t max_evals = 0;
+  double max_time = 0;
+  std::int64_t seed = -1;
+  bool no_racing = false;
+  bool no_resume = false;
+  int jobs = 0;
+  int device = 0;
+  std::string progress = "auto";
+};
+
+extern "C" void on_interrupt(int) { tuner::interrupt_flag().store(true); }
+
+}  // namespace
+
+nlohmann::json summary_to_json(const tuner::TuneSummary& s) {
+  nlohmann::json j = {{"session", s.session_id},
+                      {"device", {{"name", s.device.name}, {"backend", s.device.backend}, {"fingerprint", s.device.fingerprint}}},
+                      {"kernel", s.kernel.name},
+                      {"problem", {{"name", s.problem.name}, {"sizes", s.problem.sizes}}},
+                      {"strategy", s.strategy},
+                      {"space_size", s.space_size},
+                      {"evaluated", s.evaluated},
+                      {"resumed", s.resumed},
+                      {"raced", s.raced},
+                      {"by_status", s.by_status},
+                      {"stop_reason", s.stop_reason},
+                      {"wall_seconds", s.wall_seconds}};
+  j["best"] = s.best ? result_to_json(*s.best) : nlohmann::json(nullptr);
+  return j;
+}
+
+void print_summary(const tuner::TuneSummary& s) {
+  std::printf("session %lld on %s (%s): %s, %llu configs in the space\n", static_cast<long long>(s.session_id),
+              s.device.name.c_str(), s.device.backend.c_str(), s.strategy.c_str(),
+              static_cast<unsigned long long>(s.space_size));
+  std::printf("evaluated %llu new, %llu answered from earlier sessions; stopped: %s after %.1f s\n",
+              static_cast<unsigned long long>(s.evaluated), static_cast<unsigned long long>(s.resumed),
+              s.stop_reason.c_str(), s.wall_seconds);
+  std::string statuses;
+  for (const auto& [status, n] : s.by_status) statuses += "  " + status + " " + std::to_string(n);
+  if (!statuses.empty()) std::printf("status:%s\n", statuses.c_str());
+  if (s.raced) std::printf("racing stopped %llu slower candidates early (disable with --no-racing)\n", static_cast<unsigned long long>(s.raced));
+  if (!s.best) {
+    std::printf("no configuration ran correctly\n");
+    return;
+  }
+  const auto& b = *s.best;
+  std::printf("best: %s\n", b.config.dump().c_str());
+  std::printf("  median %s  (q1 %s, q3 %s, %lld samples)", format_seconds(*b.median_s).c_str(),
+              format_seconds(b.q1_s.value_or(0)).c_str(), format_seconds(b.q3_s.value_or(0)).c_str(),
+              static_cast<long long>(b.samples));
+  if (b.gflops) std::printf("  %.2f GFLOP/s", *b.gflops);
+  if (b.gbps) std::printf("  %.2f GB/s", *b.gbps);
+  std::printf("\n");
+}
+
+void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
+  auto args = std::make_shared<TuneArgs>();
+  CLI::App* cmd = app.add_subcommand("tune", "Search a spec's tuning space; record every result; report the best");
+  cmd->add_option("spec", args->spec, "Problem spec file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--size", args->sizes, "Override a problem size: NAME=VALUE (repeatable)");
+  cmd->add_option("--strategy", args->strategy, "exhaustive, random or annealing (default: the spec's tune.strategy)");
+  cmd->add_option("--max-evals", args->max_evals, "Stop after this many configurations (resumed ones count)");
+  cmd->add_option("--max-time", args->max_time, "Stop after this many seconds");
+  cmd->add_option("--seed", args->seed, "Seed for the strategy (same seed, same sequence)");
+  cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");
+  cmd->add_flag("--no-resume", args->no_resume, "Measure configurations again even if the database has them");
+  cmd->add_option("--jobs", args->jobs, "Compiler threads (default: one per core)");
+  cmd->add_option("--device", args->device, "Device ordinal within the backend");
+  cmd->add_option("--progress", args->progress, "auto (bar on a terminal, JSON lines otherwise), bar, json, none");
+  cmd->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      tuner::TuneOptions o;
+      o.spec_path = args->spec;
+      o.size_overrides = parse_assignments(args->sizes, "--size");
+      if (!args->strategy.empty()) o.strategy = args->strategy;
+      if (args->max_evals > 0) o.max_evaluations = args->max_evals;
+      if (args->max_time > 0) o.max_seconds = args->max_time;
+      if (args->seed >= 0) o.seed = static_cast<std::uint64_t>(args->seed);
+      if (args->no_racing) o.racing = false;
+      o.resume = !args->no_resume;
+      o.compile_jobs = args->jobs;
+      o.device = args->device;
+      o.db_path = database_path(global);
+      o.worker = {self_executable(), {"worker"}, {}};
+      o.progress = report::parse_progress_style(args->progress);
+      if (global.json && args->progress == "auto") o.progress = report::ProgressStyle::None;
+      o.session_label = "tune";
+      std::signal(SIGINT, on_interrupt);
+      std::signal(SIGTERM, on_interrupt);
+      tuner::TuneSummary s = tuner::run_tuning(o);
+      if (global.json) print_json(summary_to_json(s));
+      else print_summary(s);
+      if (s.stop_reason == "interrupted") return kExitInterrupted;
+      return s.best ? kExitOk : kExitNoValidConfig;
+    };
+  });
+}
+
+}  // namespace ktune::cli

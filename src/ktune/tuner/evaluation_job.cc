@@ -1,0 +1,231 @@
+#include "ktune/tuner/evaluation_job.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "ktune/tuner/instantiate.h"
+#include "ktune/verify/compare.h"
+#include "ktune/verify/poison.h"
+
+namespace ktune::tuner {
+
+std::string_view to_string(EvaluationStatus status) {
+  switch (status) {
+    case EvaluationStatus::Ok: return "ok";
+    case EvaluationStatus::WrongResult: return "wrong_result";
+    case EvaluationStatus::RuntimeError: return "runtime_error";
+  }
+  return "?";
+}
+
+nlohmann::json to_json(const EvaluationRequest& r) {
+  nlohmann::json j = {{"op", "evaluate"},
+                      {"spec", r.spec_path},
+                      {"sizes", config_to_json(r.size_overrides)},
+                      {"config", config_to_json(r.config)},
+                      {"backend", r.backend},
+                      {"device", r.device},
+                      {"artifact", r.artifact},
+                      {"policy", measure::policy_to_json(r.policy)},
+                      {"cold", r.cold},
+                      {"measure", r.measure}};
+  j["reference_artifact"] = r.reference_artifact ? nlohmann::json(*r.reference_artifact) : nlohmann::json(nullptr);
+  j["incumbent"] = r.incumbent ? measure::stats_to_json(*r.incumbent) : nlohmann::json(nullptr);
+  return j;
+}
+
+EvaluationRequest evaluation_request_from_json(const nlohmann::json& j) {
+  EvaluationRequest r;
+  r.spec_path = j.at("spec").get<std::string>();
+  r.size_overrides = config_from_json(j.at("sizes"));
+  r.config = config_from_json(j.at("config"));
+  r.backend = j.at("backend").get<std::string>();
+  r.device = j.at("device").get<int>();
+  r.artifact = j.at("artifact").get<device::CompileResult>();
+  if (!j.at("reference_artifact").is_null()) r.reference_artifact = j.at("reference_artifact").get<device::CompileResult>();
+  r.policy = measure::policy_from_json(j.at("policy"));
+  if (!j.at("incumbent").is_null()) r.incumbent = measure::stats_from_json(j.at("incumbent"));
+  r.cold = j.at("cold").get<bool>();
+  r.measure = j.at("measure").get<bool>();
+  return r;
+}
+
+nlohmann::json to_json(const EvaluationReply& r) {
+  nlohmann::json j = {{"status", to_string(r.status)}, {"error", r.error}, {"verified", r.verified},
+                      {"verification", r.verification}, {"reference_seconds", r.reference_seconds}};
+  j["measurement"] = r.measurement ? measure::measurement_to_json(*r.measurement, true) : nlohmann::json(nullptr);
+  return j;
+}
+
+EvaluationReply evaluation_reply_from_json(const nlohmann::json& j) {
+  EvaluationReply r;
+  const std::string status = j.at("status").get<std::string>();
+  if (status == "ok") r.status = EvaluationStatus::Ok;
+  else if (status == "wrong_result") r.status = EvaluationStatus::WrongResult;
+  else if (status == "runtime_error") r.status = EvaluationStatus::RuntimeError;
+  else throw std::invalid_argument("unknown evaluation status '" + status + "'");
+  r.error = j.value("error", "");
+  r.verified = j.value("verified", false);
+  r.verification = j.value("verification", nlohmann::json::object());
+  r.reference_seconds = j.value("reference_seconds", 0.0);
+  if (j.contains("measurement") && !j.at("measurement").is_null())
+    r.measurement = measure::measurement_from_json(j.at("measurement"));
+  return r;
+}
+
+struct Evaluator::ProblemEntry {
+  spec::TuningProblem problem;
+  // Reference outputs by the identity of the arguments they were computed for.
+  std::map<std::string, std::vector<device::HostArgument>> reference_outputs;
+};
+
+Evaluator::Evaluator() = default;
+Evaluator::~Evaluator() = default;
+
+device::Backend& Evaluator::backend(const std::string& name) {
+  auto it = backends_.find(name);
+  if (it == backends_.end()) it = backends_.emplace(name, device::make_backend(name)).first;
+  return *it->second;
+}
+
+Evaluator::ProblemEntry& Evaluator::problem_for(const EvaluationRequest& request) {
+  const std::string key = request.spec_path + "|" + config_key(request.size_overrides);
+  auto it = problems_.find(key);
+  if (it == problems_.end()) {
+    auto entry = std::make_unique<ProblemEntry>();
+    entry->problem = spec::load_spec(request.spec_path, request.size_overrides);
+    it = problems_.emplace(key, std::move(entry)).first;
+  }
+  return *it->second;
+}
+
+namespace {
+
+// Identity of the data a reference run saw: every argument's type, size and scalar bytes.
+std::string arguments_identity(const std::vector<device::HostArgument>& args) {
+  std::string id;
+  for (const auto& a : args) {
+    id += a.name + ":" + std::string(element_type_name(a.type)) + ":" + std::to_string(a.data.size());
+    if (!a.is_array)
+      for (std::byte b : a.data) id += ":" + std::to_string(static_cast<int>(b));
+    id += ";";
+  }
+  return id;
+}
+
+class KernelSamples : public measure::SampleSource {
+ public:
+  KernelSamples(device::LoadedKernel& kernel, bool cold) : kernel_(kernel), cold_(cold) {}
+  measure::Sample sample() override { return {kernel_.run_timed(cold_), true}; }
+  void warmup_run() override { (void)kernel_.run_timed(false); }
+
+ private:
+  device::LoadedKernel& kernel_;
+  bool cold_;
+};
+
+}  // namespace
+
+EvaluationReply Evaluator::evaluate(const EvaluationRequest& request) {
+  EvaluationReply reply;
+  ProblemEntry& entry = problem_for(request);
+  const spec::TuningProblem& problem = entry.problem;
+  device::Backend& be = backend(request.backend);
+
+  std::vector<device::HostArgument> args = make_arguments(problem, request.config);
+  std::vector<device::HostArgument> pristine_outputs;
+  for (const auto& a : args)
+    if (a.is_output) pristine_outputs.push_back(a);
+
+  const std::vector<device::HostArgument>* reference = nullptr;
+  if (request.reference_artifact) {
+    const bool by_config = problem.reference.kind == spec::ReferenceSpec::Kind::Config;
+    const Config ref_config = by_config ? problem.reference.config : request.config;
+    std::vector<device::HostArgument> ref_args = by_config ? make_arguments(problem, ref_config) : args;
+    const std::string key = arguments_identity(ref_args);
+    auto it = entry.reference_outputs.find(key);
+    if (it == entry.reference_outputs.end()) {
+      const auto start = std::chrono::steady_clock::now();
+      const std::string entry_name = by_config ? problem.entry : problem.reference.entry;
+      auto ref_kernel = be.load(request.device, *request.reference_artifact, entry_name, launch_geometry(problem, ref_config));
+      ref_kernel->bind(ref_args);
+      ref_kernel->run();
+      std::vector<device::HostArgument> outputs;
+      for (auto& a : ref_args)
+        if (a.is_output) {
+          ref_kernel->download(a);
+          outputs.push_back(a);
+        }
+      reply.reference_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      it = entry.reference_outputs.emplace(key, std::move(outputs)).first;
+    }
+    reference = &it->second;
+  }
+
+  auto kernel = be.load(request.device, request.artifact, problem.entry, launch_geometry(problem, request.config));
+  kernel->bind(args);
+
+  if (reference) {
+    // Outputs the spec initialises (in-place updates) are reset; the others are poisoned so
+    // that an element the kernel never writes is caught.
+    std::size_t out_index = 0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].is_output) continue;
+      const auto& spec_arg = problem.arguments[i];
+      if (spec_arg.init.kind == verify::InitKind::Zeros) verify::poison(args[i].data, args[i].type);
+      else args[i].data = pristine_outputs[out_index].data;
+      kernel->upload(args[i]);
+      ++out_index;
+    }
+    kernel->run();
+    bool pass = true;
+    std::size_t ref_index = 0;
+    for (auto& a : args) {
+      if (!a.is_output) continue;
+      kernel->download(a);
+      const device::HostArgument& expected = (*reference)[ref_index++];
+      if (expected.data.size() != a.data.size()) {
+        reply.status = EvaluationStatus::RuntimeError;
+        reply.error = "output '" + a.name + "' has " + std::to_string(a.element_count()) +
+                      " elements but the reference produced " + std::to_string(expected.element_count());
+        return reply;
+      }
+      verify::Comparison c = verify::compare(a.data, expected.data, a.type, problem.reference.tolerance);
+      reply.verification[a.name] = verify::comparison_to_json(c);
+      if (!c.pass) {
+        pass = false;
+        if (!reply.error.empty()) reply.error += "; ";
+        reply.error += "output '" + a.name + "': " + c.summary();
+      }
+    }
+    reply.verified = true;
+    if (!pass) {
+      reply.status = EvaluationStatus::WrongResult;
+      return reply;
+    }
+  }
+
+  if (request.measure) {
+    KernelSamples samples(*kernel, request.cold);
+    reply.measurement = measure::run_measurement(samples, request.policy, request.incumbent);
+  }
+  return reply;
+}
+
+nlohmann::json Evaluator::handle(const nlohmann::json& request) {
+  const std::string op = request.value("op", "");
+  if (op == "ping") return {{"ok", true}, {"pid", ::getpid()}};
+  if (op != "evaluate") throw std::invalid_argument("unknown worker operation '" + op + "'");
+  EvaluationRequest r = evaluation_request_from_json(request);
+  try {
+    return to_json(evaluate(r));
+  } catch (const std::exception& e) {
+    EvaluationReply reply;
+    reply.status = EvaluationStatus::RuntimeError;
+    reply.error = e.what();
+    return to_json(reply);
+  }
+}
+
+}  // namespace ktune::tuner

@@ -1,0 +1,70 @@
+#pragma once
+// What a worker process does for one candidate: build the arguments, run the reference once
+// (cached per problem), poison the outputs, run the candidate, verify, then measure.
+// The tuner sends an EvaluationRequest as JSON; the reply is an EvaluationReply as JSON.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/core/config.h"
+#include "ktune/device/device.h"
+#include "ktune/measure/measurement.h"
+#include "ktune/measure/policy.h"
+#include "ktune/measure/stats.h"
+#include "ktune/spec/problem.h"
+
+namespace ktune::tuner {
+
+struct EvaluationRequest {
+  std::string spec_path;
+  Config size_overrides;
+  Config config;
+  std::string backend;
+  int device = 0;
+  device::CompileResult artifact;
+  std::optional<device::CompileResult> reference_artifact;  // none: not verified
+  measure::Policy policy;
+  std::optional<measure::Stats> incumbent;  // for racing
+  bool cold = true;                          // flush caches before each sample
+  bool measure = true;                       // false: verify only
+};
+
+enum class EvaluationStatus { Ok, WrongResult, RuntimeError };
+std::string_view to_string(EvaluationStatus status);
+
+struct EvaluationReply {
+  EvaluationStatus status = EvaluationStatus::Ok;
+  std::string error;
+  bool verified = false;
+  nlohmann::json verification = nlohmann::json::object();  // per output: comparison summary
+  std::optional<measure::Measurement> measurement;
+  double reference_seconds = 0;  // time spent computing the reference (0 when cached)
+};
+
+nlohmann::json to_json(const EvaluationRequest& r);
+EvaluationRequest evaluation_request_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const EvaluationReply& r);
+EvaluationReply evaluation_reply_from_json(const nlohmann::json& j);
+
+// Worker-side state that outlives one request: loaded problems, backends, reference outputs.
+class Evaluator {
+ public:
+  Evaluator();
+  ~Evaluator();
+  // The worker::Handler: {"op":"evaluate", ...} and {"op":"ping"}.
+  nlohmann::json handle(const nlohmann::json& request);
+  EvaluationReply evaluate(const EvaluationRequest& request);
+
+ private:
+  struct ProblemEntry;
+  ProblemEntry& problem_for(const EvaluationRequest& request);
+  device::Backend& backend(const std::string& name);
+  std::map<std::string, std::unique_ptr<ProblemEntry>> problems_;
+  std::map<std::string, std::unique_ptr<device::Backend>> backends_;
+};
+
+}  // namespace ktune::tuner

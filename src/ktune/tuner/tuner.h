@@ -1,0 +1,69 @@
+#pragma once
+// A tuning session: spec -> space -> strategy proposes configs -> compile pool (threads, ahead
+// of measurement) -> worker process measures + verifies -> result committed to the database
+// -> strategy is told. Configs already measured for this device + kernel + problem are not
+// measured again (resume).
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ktune/core/config.h"
+#include "ktune/db/database.h"
+#include "ktune/report/progress.h"
+#include "ktune/worker/worker_process.h"
+
+namespace ktune::tuner {
+
+class TuneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TuneOptions {
+  std::filesystem::path spec_path;
+  Config size_overrides;
+  std::optional<std::string> strategy;  // overrides the spec's tune.strategy
+  std::optional<std::uint64_t> max_evaluations;
+  std::optional<double> max_seconds;
+  std::optional<std::uint64_t> seed;
+  std::optional<bool> racing;
+  bool resume = true;
+  int compile_jobs = 0;  // 0: one per core
+  int device = 0;
+  std::filesystem::path db_path;
+  worker::WorkerCommand worker;  // how to start a worker process
+  report::ProgressStyle progress = report::ProgressStyle::Auto;
+  std::FILE* progress_stream = stderr;
+  // Evaluate exactly these configs in order instead of searching (ktune bench).
+  std::optional<std::vector<Config>> fixed_configs;
+  std::string session_label;  // stored with the session options ("tune", "bench")
+};
+
+struct TuneSummary {
+  std::int64_t session_id = 0;
+  db::DeviceRecord device;
+  db::KernelRecord kernel;
+  db::ProblemRecord problem;
+  std::string strategy;
+  std::uint64_t space_size = 0;
+  std::uint64_t evaluated = 0;  // new results this session
+  std::uint64_t resumed = 0;    // configs answered from earlier sessions
+  std::map<std::string, std::uint64_t> by_status;
+  std::uint64_t raced = 0;
+  std::optional<db::ResultRecord> best;  // fastest ok result for device + kernel + problem
+  std::vector<db::ResultRecord> results;  // this session's new results, in order
+  std::string stop_reason;                // "space exhausted", "max evaluations", "time budget", "interrupted"
+  double wall_seconds = 0;
+};
+
+// Set by SIGINT/SIGTERM handlers; the session stops after the candidate in flight.
+std::atomic<bool>& interrupt_flag();
+
+TuneSummary run_tuning(const TuneOptions& options);
+
+}  // namespace ktune::tuner

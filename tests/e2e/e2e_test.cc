@@ -1,0 +1,249 @@
+// End-to-end tests: drive the built `ktune` binary like a user would.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSource = KTUNE_SOURCE_DIR;
+const fs::path kKtune = fs::path(KTUNE_BINARY_DIR) / "ktune";
+
+struct Run {
+  int code = -1;
+  std::string out, err;
+  nlohmann::json json() const {
+    try {
+      return nlohmann::json::parse(out);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << out << "\nstderr:\n" << err;
+      return nullptr;
+    }
+  }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class E2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ktune_e2e_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    db_ = dir_ / "t.db";
+    ::setenv("KTUNE_CACHE_DIR", (dir_ / "cache").c_str(), 1);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  Run ktune(const std::string& args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    std::string cmd = kKtune.string() + " --db " + db_.string() + " " + args + " >" + out.string() + " 2>" + err.string();
+    Run r;
+    int status = std::system(cmd.c_str());
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  fs::path dir_, db_;
+};
+
+std::string example(const std::string& rel) { return (kSource / "examples" / "cpu" / rel).string(); }
+
+TEST_F(E2E, DevicesListsTheCpuBackend) {
+  Run r = ktune("--json devices");
+  ASSERT_EQ(r.code, 0) << r.err;
+  bool cpu = false;
+  for (const auto& b : r.json()) {
+    if (b["backend"] == "cpu") {
+      cpu = b["available"].get<bool>() && !b["devices"].empty();
+    } else if (!b["available"].get<bool>()) {
+      EXPECT_FALSE(b["reason"].get<std::string>().empty()) << b.dump();
+    }
+  }
+  EXPECT_TRUE(cpu) << r.out;
+}
+
+TEST_F(E2E, TunesMatmulAndRecordsVerifiedResults) {
+  Run r = ktune("--json tune " + example("matmul/matmul.yaml") + " --max-evals 12 --seed 3");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  nlohmann::json s = r.json();
+  EXPECT_EQ(s["evaluated"], 12);
+  EXPECT_EQ(s["space_size"], 1296);
+  ASSERT_FALSE(s["best"].is_null());
+  EXPECT_EQ(s["best"]["status"], "ok");
+  EXPECT_GT(s["best"]["gflops"].get<double>(), 0.1);
+  EXPECT_LT(s["best"]["verification"]["C"]["rel_l2"].get<double>(), 1e-5);
+
+  Run results = ktune("--json results");
+  ASSERT_EQ(results.code, 0) << results.err;
+  EXPECT_EQ(results.json().size(), 12u);
+  double best = s["best"]["median_s"].get<double>();
+  for (const auto& row : results.json())
+    if (row["status"] == "ok") EXPECT_GE(row["median_s"].get<double>(), best);
+
+  Run b = ktune("--json best " + example("matmul/matmul.yaml"));
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(b.json()[0]["config"], s["best"]["config"]);
+}
+
+TEST_F(E2E, TunesReductionExhaustivelyWithinBudget) {
+  Run r = ktune("--json tune " + example("reduction/reduction.yaml") + " --strategy annealing --max-evals 10");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  nlohmann::json s = r.json();
+  EXPECT_EQ(s["evaluated"], 10);
+  EXPECT_EQ(s["strategy"], "annealing");
+  EXPECT_EQ(s["best"]["status"], "ok");
+  EXPECT_GT(s["best"]["gbps"].get<double>(), 0.1);
+}
+
+TEST_F(E2E, EveryFaultIsRecordedAndTheSessionFinishes) {
+  Run r = ktune("--json tune " + (kSource / "tests" / "e2e" / "faults" / "faults.yaml").string());
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  nlohmann::json s = r.json();
+  EXPECT_EQ(s["evaluated"], 9);
+  Run results = ktune("--json results");
+  std::map<int, std::string> status;
+  std::map<int, std::string> error;
+  for (const auto& row : results.json()) {
+    status[row["config"]["MODE"].get<int>()] = row["status"];
+    error[row["config"]["MODE"].get<int>()] = row.value("error", "");
+  }
+  EXPECT_EQ(status[0], "ok");
+  EXPECT_EQ(status[1], "ok");
+  EXPECT_EQ(status[2], "compile_error");
+  EXPECT_NE(error[2].find("deliberate compile error"), std::string::npos) << error[2];
+  EXPECT_EQ(status[3], "crashed");
+  EXPECT_NE(error[3].find("SIGSEGV"), std::string::npos) << error[3];
+  EXPECT_EQ(status[4], "crashed");
+  EXPECT_NE(error[4].find("SIGABRT"), std::string::npos) << error[4];
+  EXPECT_EQ(status[5], "timeout");
+  EXPECT_EQ(status[6], "wrong_result");
+  EXPECT_EQ(status[7], "runtime_error");
+  EXPECT_NE(error[7].find("MODE 7 throws"), std::string::npos) << error[7];
+  EXPECT_EQ(status[8], "wrong_result");
+  EXPECT_NE(error[8].find("unwritten"), std::string::npos) << error[8];
+}
+
+TEST_F(E2E, KillNineLosesNothingAndRerunResumes) {
+  const std::string spec = example("reduction/reduction.yaml");
+  // Start a tune with JSON progress on stderr, kill -9 it after a few results are committed.
+  const fs::path progress = dir_ / "progress";
+  std::string cmd = "exec " + kKtune.string() + " --db " + db_.string() + " tune " + spec +
+                    " --max-evals 40 --seed 9 --progress json 2>" + progress.string() + " >/dev/null";
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int committed_before_kill = 0;
+  for (int i = 0; i < 600 && committed_before_kill < 6; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::istringstream lines(slurp(progress));
+    committed_before_kill = 0;
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("\"event\":\"progress\"") != std::string::npos) ++committed_before_kill;
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_GE(committed_before_kill, 6) << slurp(progress);
+
+  Run after_kill = ktune("--json results");
+  ASSERT_EQ(after_kill.code, 0) << after_kill.err;
+  const std::size_t rows_after_kill = after_kill.json().size();
+  EXPECT_GE(rows_after_kill, static_cast<std::size_t>(committed_before_kill));
+
+  Run rerun = ktune("--json tune " + spec + " --max-evals 40 --seed 9");
+  ASSERT_EQ(rerun.code, 0) << rerun.err;
+  nlohmann::json s = rerun.json();
+  EXPECT_EQ(s["resumed"].get<std::size_t>(), rows_after_kill);
+  EXPECT_EQ(s["evaluated"].get<std::size_t>() + rows_after_kill, 40u);
+
+  Run all = ktune("--json results");
+  std::set<std::string> keys;
+  for (const auto& row : all.json()) keys.insert(row["config"].dump());
+  EXPECT_EQ(keys.size(), all.json().size()) << "a configuration was measured twice";
+  EXPECT_EQ(all.json().size(), 40u);
+
+  Run sessions = ktune("--json sessions");
+  ASSERT_EQ(sessions.code, 0);
+  std::set<std::string> states;
+  for (const auto& row : sessions.json()) states.insert(row["state"]);
+  EXPECT_TRUE(states.count("interrupted") || states.count("abandoned")) << sessions.out;
+}
+
+TEST_F(E2E, BadSpecNamesFileAndLine) {
+  fs::path bad = dir_ / "bad.yaml";
+  fs::copy_file(kSource / "examples" / "cpu" / "matmul" / "matmul.cpp", dir_ / "matmul.cpp");
+  std::ofstream(bad) << "kernel: {source: matmul.cpp, entry: matmul}\nsizes: {M: 4}\nparameters:\n  T: [1, 2]\n"
+                        "constraints:\n  - T < Q\narguments:\n  - {name: C, type: float32, length: M, output: true}\n";
+  Run r = ktune("tune " + bad.string());
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("bad.yaml:6:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("undefined name 'Q'"), std::string::npos) << r.err;
+}
+
+TEST_F(E2E, SpaceCountsPrunesAndSamples) {
+  Run r = ktune("--json space " + example("matmul/matmul.yaml") + " --sample 5 --seed 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json s = r.json();
+  EXPECT_EQ(s["valid"], 1296);
+  EXPECT_EQ(s["samples"].size(), 5u);
+  EXPECT_FALSE(s["constraints"].empty());
+  Run text = ktune("space " + example("matmul/matmul.yaml"));
+  EXPECT_NE(text.out.find("1296 valid"), std::string::npos) << text.out;
+}
+
+TEST_F(E2E, BenchMeasuresOneConfigAndRejectsInvalidOnes) {
+  const std::string spec = example("matmul/matmul.yaml");
+  Run r = ktune("bench " + spec + " --set TILE_M=32 --set TILE_N=64 --set TILE_K=64 --set UNROLL_K=4 --set PACK_B=0");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("Median"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GFLOP/s"), std::string::npos) << r.out;
+  Run bad = ktune("bench " + spec + " --set TILE_M=32 --set TILE_N=256 --set TILE_K=256 --set UNROLL_K=4 --set PACK_B=0");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("TILE_K * TILE_N <= 16384"), std::string::npos) << bad.err;
+}
+
+TEST_F(E2E, ExportsJsonAndCsv) {
+  ASSERT_EQ(ktune("tune " + example("reduction/reduction.yaml") + " --max-evals 4 --progress none").code, 0);
+  Run j = ktune("export --format json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  nlohmann::json doc = j.json();
+  EXPECT_EQ(doc["results"].size(), 4u);
+  Run c = ktune("export --format csv -o " + (dir_ / "r.csv").string());
+  ASSERT_EQ(c.code, 0) << c.err;
+  std::istringstream csv(slurp(dir_ / "r.csv"));
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_NE(header.find("ACCUMULATORS"), std::string::npos) << header;
+  int rows = 0;
+  for (std::string line; std::getline(csv, line);) ++rows;
+  EXPECT_EQ(rows, 4);
+}
+
+}  // namespace

@@ -1,0 +1,45 @@
+// A kernel whose MODE parameter makes it fail in each way a candidate can fail.
+// 0, 1: correct.  2: does not compile.  3: segfault.  4: abort.  5: loops forever.
+// 6: wrong result.  7: throws.  8: leaves part of the output unwritten.
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+
+#ifndef MODE
+#define MODE 0
+#endif
+
+#if MODE == 2
+#error "MODE 2 is a deliberate compile error"
+#endif
+
+extern "C" void scale(const float* x, float* y, std::int32_t n) {
+#if MODE == 3
+  volatile float* nowhere = nullptr;
+  nowhere[n] = 1.0f;
+#elif MODE == 4
+  std::abort();
+#elif MODE == 5
+  volatile bool forever = true;
+  while (forever) {
+  }
+#elif MODE == 7
+  throw std::runtime_error("MODE 7 throws from the kernel");
+#endif
+  for (std::int32_t i = 0; i < n; ++i) {
+#if MODE == 8
+    if (i % 2) continue;
+#endif
+    y[i] = 2.0f * x[i];
+  }
+#if MODE == 6
+  y[n / 2] += 1.0f;
+#endif
+#if MODE == 1
+  (void)0;
+#endif
+}
+
+extern "C" void scale_reference(const float* x, float* y, std::int32_t n) {
+  for (std::int32_t i = 0; i < n; ++i) y[i] = 2.0f * x[i];
+}
