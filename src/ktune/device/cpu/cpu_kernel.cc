@@ -1,0 +1,139 @@
+#include "ktune/device/cpu/cpu_kernel.h"
+
+#include <dlfcn.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "ktune/device/cpu/cpu_launch_shim.h"
+
+namespace ktune::device::cpu {
+namespace {
+
+std::string dl_error() {
+  const char* e = dlerror();
+  return e ? e : "unknown dynamic loader error";
+}
+
+std::vector<std::string> split_signature(const std::string& text) {
+  std::vector<std::string> parts;
+  if (text.empty()) return parts;
+  std::size_t begin = 0;
+  for (;;) {
+    auto comma = text.find(',', begin);
+    parts.push_back(text.substr(begin, comma - begin));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return parts;
+}
+
+std::string describe(const HostArgument& a) {
+  return std::string(element_type_name(a.type)) + (a.is_array ? "*" : "");
+}
+
+}  // namespace
+
+CpuKernel::CpuKernel(const std::filesystem::path& artifact, const std::string& entry, std::size_t flush_bytes)
+    : artifact_(artifact), flush_bytes_(flush_bytes) {
+  // RTLD_LOCAL: two candidates define the same kernel symbol; each must call its own.
+  library_ = dlopen(artifact.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library_) throw DeviceError("cannot load CPU kernel '" + artifact.string() + "': " + dl_error());
+  launch_ = reinterpret_cast<LaunchFunction>(dlsym(library_, "ktune_launch"));
+  auto* built_entry = static_cast<const char*>(dlsym(library_, "ktune_entry"));
+  auto* built_signature = static_cast<const char*>(dlsym(library_, "ktune_signature"));
+  if (!launch_ || !built_entry || !built_signature) {
+    dlclose(library_);
+    throw DeviceError("'" + artifact.string() + "' was not built by ktune's CPU compiler (no ktune_launch)");
+  }
+  if (entry != built_entry) {
+    std::string built(built_entry);
+    dlclose(library_);
+    throw DeviceError("'" + artifact.string() + "' launches '" + built + "', not '" + entry + "'");
+  }
+  signature_ = built_signature;
+}
+
+CpuKernel::~CpuKernel() {
+  if (library_) dlclose(library_);
+}
+
+void CpuKernel::bind(std::vector<HostArgument>& args) {
+  auto expected = split_signature(signature_);
+  if (expected.size() != args.size())
+    throw DeviceError("the kernel was compiled for " + std::to_string(expected.size()) + " arguments (" + signature_ +
+                      ") but " + std::to_string(args.size()) + " were given (" + signature_text(args) + ")");
+  array_addresses_.assign(args.size(), nullptr);
+  args_.assign(args.size(), nullptr);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    HostArgument& a = args[i];
+    if (describe(a) != expected[i])
+      throw DeviceError("argument " + std::to_string(i + 1) + " ('" + a.name + "'): the kernel was compiled for " +
+                        expected[i] + ", got " + describe(a));
+    if (a.data.size() % element_size(a.type) != 0)
+      throw DeviceError("argument '" + a.name + "': " + std::to_string(a.data.size()) +
+                        " bytes is not a whole number of " + std::string(element_type_name(a.type)) + " elements");
+    if (a.is_array) {
+      array_addresses_[i] = a.data.data();
+      args_[i] = &array_addresses_[i];
+    } else {
+      if (a.data.size() != element_size(a.type))
+        throw DeviceError("scalar argument '" + a.name + "' holds " + std::to_string(a.data.size()) +
+                          " bytes, expected " + std::to_string(element_size(a.type)));
+      args_[i] = a.data.data();
+    }
+  }
+  arguments_ = &args;
+}
+
+HostArgument& CpuKernel::bound(const std::string& name, const char* what) {
+  if (!arguments_) throw DeviceError(std::string(what) + ": no arguments are bound");
+  for (auto& a : *arguments_)
+    if (a.name == name) return a;
+  throw DeviceError(std::string(what) + ": no bound argument is named '" + name + "'");
+}
+
+void CpuKernel::upload(const HostArgument& arg) {
+  HostArgument& target = bound(arg.name, "upload");
+  if (&target == &arg || target.data.data() == arg.data.data()) return;  // the host buffer is the device copy
+  if (target.data.size() != arg.data.size() || target.type != arg.type)
+    throw DeviceError("upload of '" + arg.name + "': " + std::to_string(arg.data.size()) +
+                      " bytes do not match the bound argument's " + std::to_string(target.data.size()));
+  std::memcpy(target.data.data(), arg.data.data(), arg.data.size());
+}
+
+void CpuKernel::download(HostArgument& arg) {
+  HostArgument& source = bound(arg.name, "download");
+  if (&source == &arg || source.data.data() == arg.data.data()) return;
+  arg.type = source.type;
+  arg.data = source.data;
+}
+
+void CpuKernel::launch() {
+  if (!arguments_) throw DeviceError("run: bind() the arguments first");
+  char error[1024] = {0};
+  if (launch_(args_.data(), error, sizeof error) != 0)
+    throw DeviceError(std::string("the kernel threw: ") + (error[0] ? error : "(no message)"));
+}
+
+void CpuKernel::run() { launch(); }
+
+void CpuKernel::flush_caches() {
+  if (flush_buffer_.size() != flush_bytes_) flush_buffer_.assign(flush_bytes_, 0);
+  // A new value each time, so no write is redundant; the buffer outlives the call, so the
+  // compiler cannot drop the stores.
+  std::memset(flush_buffer_.data(), ++flush_round_, flush_buffer_.size());
+}
+
+double CpuKernel::run_timed(bool cold) {
+  if (!arguments_) throw DeviceError("run: bind() the arguments first");
+  if (cold) flush_caches();
+  char error[1024] = {0};
+  const auto start = std::chrono::steady_clock::now();
+  int status = launch_(args_.data(), error, sizeof error);
+  const auto end = std::chrono::steady_clock::now();
+  if (status != 0) throw DeviceError(std::string("the kernel threw: ") + (error[0] ? error : "(no message)"));
+  return std::chrono::duration<double>(end - start).count();
+}
+
+}  // namespace ktune::device::cpu

@@ -1,0 +1,50 @@
+#pragma once
+// A CPU kernel: the shared object built by CpuCompiler, dlopen'ed into the (worker) process.
+// Arguments are the caller's host buffers, used in place.
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ktune/device/device.h"
+
+namespace ktune::device::cpu {
+
+class CpuKernel : public LoadedKernel {
+ public:
+  // Throws DeviceError if the artifact cannot be loaded, was not built by CpuCompiler, or
+  // was built for another entry. flush_bytes: size of the buffer written before a cold run.
+  CpuKernel(const std::filesystem::path& artifact, const std::string& entry, std::size_t flush_bytes);
+  ~CpuKernel() override;
+  CpuKernel(const CpuKernel&) = delete;
+  CpuKernel& operator=(const CpuKernel&) = delete;
+
+  void bind(std::vector<HostArgument>& args) override;
+  void upload(const HostArgument& arg) override;
+  void run() override;
+  double run_timed(bool cold) override;
+  void download(HostArgument& arg) override;
+
+  const std::string& signature() const { return signature_; }
+  // Evicts the kernel's data from the caches by writing a buffer twice the last-level cache.
+  void flush_caches();
+
+ private:
+  using LaunchFunction = int (*)(void**, char*, unsigned long);
+  HostArgument& bound(const std::string& name, const char* what);
+  void launch();
+
+  std::filesystem::path artifact_;
+  void* library_ = nullptr;
+  LaunchFunction launch_ = nullptr;
+  std::string signature_;
+  std::vector<HostArgument>* arguments_ = nullptr;
+  std::vector<void*> array_addresses_;  // args_[i] points here for arrays
+  std::vector<void*> args_;
+  std::size_t flush_bytes_;
+  std::vector<unsigned char> flush_buffer_;
+  unsigned char flush_round_ = 0;
+};
+
+}  // namespace ktune::device::cpu
