@@ -49,16 +49,35 @@ const char* type_name(const Val& v) { return Value::type_name(v.type); }
 
 std::string show(double d) { return Value::real(d).to_string(); }
 
-[[noreturn]] void fail(const Node& n, const std::string& message) { throw ExprError(n.position, message); }
+// Errors are built out of line so the hot evaluator stays small: string building inlined into
+// it would bloat its stack frame and slow every evaluation down.
+template <typename... Parts>
+[[noreturn, gnu::cold, gnu::noinline]] void fail(const Node& n, const Parts&... parts) {
+  std::string message;
+  (message += ... += parts);
+  throw ExprError(n.position, message);
+}
 
-[[noreturn]] void overflow(const Node& n) { fail(n, std::string("integer overflow in '") + n.spelling + "'"); }
+[[noreturn, gnu::cold, gnu::noinline]] void fail_float(const Node& n, const char* before, double d, const char* after) {
+  fail(n, before, show(d), after);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_int(const Node& n, const char* before, std::int64_t i) {
+  fail(n, before, std::to_string(i));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_not_integer(const Node& n, double d) {
+  fail(n, n.spelling, " of ", show(d), " does not fit an integer");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void overflow(const Node& n) { fail(n, "integer overflow in '", n.spelling, "'"); }
 
 // 2^63 as a double: the first value past the int64 range, exactly representable.
 constexpr double kTwo63 = 9223372036854775808.0;
 
 // Converts an integral-valued double to int64, or throws naming the function.
 std::int64_t to_int(const Node& n, double d) {
-  if (!(d >= -kTwo63 && d < kTwo63)) fail(n, std::string(n.spelling) + " of " + show(d) + " does not fit an integer");
+  if (!(d >= -kTwo63 && d < kTwo63)) fail_not_integer(n, d);
   return static_cast<std::int64_t>(d);
 }
 
@@ -131,55 +150,67 @@ double pow_float(const Node& n, double base, double exponent) {
   return std::pow(base, exponent);
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] void fail_missing_slot(const Node& n, std::size_t given) {
+  fail(n, "no value for '", n.text, "' (slot ", std::to_string(n.slot), ", but ", std::to_string(given), " values given)");
+}
+
 class Evaluator {
  public:
   explicit Evaluator(std::span<const Value> slots) : slots_(slots) {}
+
+  // Leaves are by far the most common operands; handling them here saves a call and a
+  // poorly predicted jump through the big switch.
+  Val operand(const Node& n) const {
+    if (n.op == Op::Name) return name(n);
+    if (n.op == Op::Literal) return literal(n);
+    return eval(n);
+  }
 
   Val eval(const Node& n) const {
     switch (n.op) {
       case Op::Literal: return literal(n);
       case Op::Name: return name(n);
       case Op::Neg: {
-        Val v = eval(n.kids[0]);
+        Val v = operand(n.kids[0]);
         if (v.type == Type::Int) {
           std::int64_t r;
           if (__builtin_sub_overflow(std::int64_t{0}, v.i, &r)) overflow(n);
           return Val::integer(r);
         }
         if (v.type == Type::Float) return Val::real(-v.f);
-        fail(n, std::string("'-' needs a numeric operand, got ") + type_name(v));
+        fail(n, "'-' needs a numeric operand, got ", type_name(v));
       }
       case Op::Pos: {
-        Val v = eval(n.kids[0]);
-        if (!v.numeric()) fail(n, std::string("'+' needs a numeric operand, got ") + type_name(v));
+        Val v = operand(n.kids[0]);
+        if (!v.numeric()) fail(n, "'+' needs a numeric operand, got ", type_name(v));
         return v;
       }
       case Op::Not: {
-        Val v = eval(n.kids[0]);
-        if (v.type != Type::Bool) fail(n, std::string("'") + n.spelling + "' needs a bool operand, got " + type_name(v));
+        Val v = operand(n.kids[0]);
+        if (v.type != Type::Bool) fail(n, "'", n.spelling, "' needs a bool operand, got ", type_name(v));
         return Val::boolean(!v.b);
       }
       case Op::And:
       case Op::Or: {
         bool is_and = n.op == Op::And;
-        Val lhs = eval(n.kids[0]);
+        Val lhs = operand(n.kids[0]);
         check_bool_operand(n, lhs);
         if (lhs.b != is_and) return lhs;  // short circuit: false and ..., true or ...
-        Val rhs = eval(n.kids[1]);
+        Val rhs = operand(n.kids[1]);
         check_bool_operand(n, rhs);
         return rhs;
       }
       case Op::Cond: {
-        Val c = eval(n.kids[0]);
+        Val c = operand(n.kids[0]);
         if (c.type != Type::Bool) {
-          fail(n, std::string("the condition of '") + n.spelling + "' must be bool, got " + type_name(c));
+          fail(n, "the condition of '", n.spelling, "' must be bool, got ", type_name(c));
         }
-        return eval(n.kids[c.b ? 1 : 2]);
+        return operand(n.kids[c.b ? 1 : 2]);
       }
       case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
-        return Val::boolean(compare(n, eval(n.kids[0]), eval(n.kids[1])));
+        return Val::boolean(compare(n, operand(n.kids[0]), operand(n.kids[1])));
       case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::FloorDiv: case Op::Mod: case Op::Pow:
-        return arithmetic(n, eval(n.kids[0]), eval(n.kids[1]));
+        return arithmetic(n, operand(n.kids[0]), operand(n.kids[1]));
       case Op::Call: return call(n);
     }
     fail(n, "internal error: unknown node");
@@ -198,8 +229,7 @@ class Evaluator {
 
   Val name(const Node& n) const {
     if (n.slot >= slots_.size()) {
-      fail(n, "no value for '" + n.text + "' (slot " + std::to_string(n.slot) + ", but " +
-                  std::to_string(slots_.size()) + " values given)");
+      fail_missing_slot(n, slots_.size());
     }
     const Value& v = slots_[n.slot];
     switch (v.type()) {
@@ -212,7 +242,7 @@ class Evaluator {
   }
 
   static void check_bool_operand(const Node& n, const Val& v) {
-    if (v.type != Type::Bool) fail(n, std::string("'") + n.spelling + "' needs bool operands, got " + type_name(v));
+    if (v.type != Type::Bool) fail(n, "'", n.spelling, "' needs bool operands, got ", type_name(v));
   }
 
   static bool compare(const Node& n, const Val& a, const Val& b) {
@@ -227,8 +257,7 @@ class Evaluator {
       bool equal = a.type == Type::Bool && b.type == Type::Bool && a.b == b.b;
       return (n.op == Op::Eq) == equal;
     } else {
-      fail(n, std::string("'") + n.spelling + "' needs two numbers or two strings, got " + type_name(a) + " and " +
-                  type_name(b));
+      fail(n, "'", n.spelling, "' needs two numbers or two strings, got ", type_name(a), " and ", type_name(b));
     }
     switch (n.op) {
       case Op::Eq: return c == 0;
@@ -243,7 +272,7 @@ class Evaluator {
 
   static Val arithmetic(const Node& n, const Val& a, const Val& b) {
     if (!a.numeric() || !b.numeric()) {
-      fail(n, std::string("'") + n.spelling + "' needs numeric operands, got " + type_name(a) + " and " + type_name(b));
+      fail(n, "'", n.spelling, "' needs numeric operands, got ", type_name(a), " and ", type_name(b));
     }
     if (a.type == Type::Int && b.type == Type::Int) {
       std::int64_t r;
@@ -283,14 +312,14 @@ class Evaluator {
   }
 
   std::int64_t int_arg(const Node& n, std::size_t index) const {
-    Val v = eval(n.kids[index]);
-    if (v.type != Type::Int) fail(n, std::string(n.spelling) + " needs int arguments, got " + type_name(v));
+    Val v = operand(n.kids[index]);
+    if (v.type != Type::Int) fail(n, n.spelling, " needs int arguments, got ", type_name(v));
     return v.i;
   }
 
   Val number_arg(const Node& n, std::size_t index) const {
-    Val v = eval(n.kids[index]);
-    if (!v.numeric()) fail(n, std::string(n.spelling) + " needs a numeric argument, got " + type_name(v));
+    Val v = operand(n.kids[index]);
+    if (!v.numeric()) fail(n, n.spelling, " needs a numeric argument, got ", type_name(v));
     return v;
   }
 
@@ -322,7 +351,7 @@ class Evaluator {
       }
       case Fn::RoundUp: {
         std::int64_t a = int_arg(n, 0), m = int_arg(n, 1);
-        if (m <= 0) fail(n, "round_up needs a positive multiple, got " + std::to_string(m));
+        if (m <= 0) fail_int(n, "round_up needs a positive multiple, got ", m);
         std::int64_t r;
         if (__builtin_mul_overflow(ceil_div_int(n, a, m), m, &r)) overflow(n);
         return Val::integer(r);
@@ -339,12 +368,12 @@ class Evaluator {
       }
       case Fn::Log2: {
         double x = number_arg(n, 0).as_double();
-        if (!(x > 0)) fail(n, "log2 needs a positive argument, got " + show(x));
+        if (!(x > 0)) fail_float(n, "log2 needs a positive argument, got ", x, "");
         return Val::real(std::log2(x));
       }
       case Fn::Sqrt: {
         double x = number_arg(n, 0).as_double();
-        if (!(x >= 0)) fail(n, "sqrt needs a non-negative argument, got " + show(x));
+        if (!(x >= 0)) fail_float(n, "sqrt needs a non-negative argument, got ", x, "");
         return Val::real(std::sqrt(x));
       }
       case Fn::Ceil:
@@ -375,6 +404,32 @@ Value to_value(const Val& v) {
 }
 
 }  // namespace
+
+bool fold_constants(Node& n) {
+  if (n.op == Op::Literal) return true;
+  if (n.op == Op::Name) return false;
+  bool constant = true;
+  for (Node& k : n.kids) constant = fold_constants(k) && constant;
+  if (!constant) return false;
+  Val v = Val::integer(0);
+  try {
+    v = Evaluator({}).eval(n);
+  } catch (const ExprError&) {
+    return false;  // left in place so the error is raised, with its position, when evaluated
+  }
+  Node folded;
+  folded.op = Op::Literal;
+  folded.position = n.position;
+  folded.literal_type = v.type;
+  switch (v.type) {
+    case Type::Int: folded.literal_int = v.i; break;
+    case Type::Float: folded.literal_float = v.f; break;
+    case Type::Bool: folded.literal_bool = v.b; break;
+    case Type::String: folded.text = *v.s; break;
+  }
+  n = std::move(folded);
+  return true;
+}
 
 Value BoundExpr::evaluate(std::span<const Value> slots) const {
   if (root_ == nullptr) throw ExprError(0, "empty expression");

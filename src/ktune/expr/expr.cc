@@ -20,14 +20,18 @@ std::optional<std::size_t> Scope::find(std::string_view name) const {
 
 namespace {
 
-// Depth is capped at parse time, so this recursion is bounded.
-void resolve(Node& n, const Scope& scope) {
+// Depth is capped at parse time, so this recursion is bounded. Visits the whole tree so that
+// the error names the unknown name that comes first in the text, whatever the tree order.
+void resolve(Node& n, const Scope& scope, const Node*& first_unknown) {
   if (n.op == Op::Name) {
     auto slot = scope.find(n.text);
-    if (!slot) throw ExprError(n.position, "undefined name '" + n.text + "'");
-    n.slot = *slot;
+    if (slot) {
+      n.slot = *slot;
+    } else if (first_unknown == nullptr || n.position < first_unknown->position) {
+      first_unknown = &n;
+    }
   }
-  for (Node& k : n.kids) resolve(k, scope);
+  for (Node& k : n.kids) resolve(k, scope, first_unknown);
 }
 
 }  // namespace
@@ -35,7 +39,12 @@ void resolve(Node& n, const Scope& scope) {
 BoundExpr Expr::bind(const Scope& scope) const {
   if (root_ == nullptr) throw ExprError(0, "empty expression");
   auto root = std::make_shared<Node>(*root_);
-  resolve(*root, scope);
+  const Node* first_unknown = nullptr;
+  resolve(*root, scope, first_unknown);
+  if (first_unknown != nullptr) {
+    throw ExprError(first_unknown->position, "undefined name '" + first_unknown->text + "'");
+  }
+  fold_constants(*root);
   BoundExpr bound;
   bound.text_ = text_;
   bound.root_ = std::move(root);

@@ -331,6 +331,47 @@ TEST(ExprBind, UndefinedNameReportsPosition) {
   EXPECT_EXPR_ERROR("1 + BM", 4u, "undefined name 'BM'");
 }
 
+TEST(ExprBind, ReportsTheFirstUnknownNameInTheText) {
+  Scope scope;
+  scope.add("c");
+  try {
+    Expr::parse("a if c else b").bind(scope);  // the tree holds c before a
+    FAIL() << "expected an error";
+  } catch (const ExprError& e) {
+    EXPECT_EQ(e.position(), 0u);
+    EXPECT_STREQ(e.what(), "undefined name 'a'");
+  }
+}
+
+TEST(ExprBind, ConstantPartsKeepTheirRuntimeBehaviour) {
+  Scope scope;
+  scope.add("x");
+  // The failing constant subtree must not fail at bind time, only when it is reached.
+  BoundExpr b = Expr::parse("x > 0 or 1 // 0 == 0").bind(scope);
+  std::vector<Value> one{Value::integer(1)};
+  std::vector<Value> zero{Value::integer(0)};
+  EXPECT_TRUE(b.evaluate_bool(one));
+  try {
+    b.evaluate_bool(zero);
+    FAIL() << "expected an error";
+  } catch (const ExprError& e) {
+    EXPECT_EQ(e.position(), 11u);
+    EXPECT_STREQ(e.what(), "division by zero");
+  }
+  BoundExpr s = Expr::parse("x == ('r' if 2 ** 10 > 1000 else 'c') ? ceil_div(1000, 3) : -2.5 * 2").bind(scope);
+  std::vector<Value> r{Value::string("r")};
+  EXPECT_EQ(s.evaluate(r), Value::integer(334));
+  EXPECT_EQ(s.evaluate(one), Value::real(-5.0));
+  // Constant errors at the top are still reported on evaluation, with their position.
+  BoundExpr overflow = Expr::parse("x + (9223372036854775807 + 1)").bind(scope);
+  try {
+    overflow.evaluate(one);
+    FAIL() << "expected an error";
+  } catch (const ExprError& e) {
+    EXPECT_EQ(e.position(), 25u);
+  }
+}
+
 TEST(ExprBind, SlotOutOfRangeIsAnError) {
   Scope scope;
   scope.add("a");

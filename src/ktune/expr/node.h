@@ -46,4 +46,8 @@ struct Node {
   std::vector<Node> kids;
 };
 
+// Replaces every subtree without names by its value, except subtrees whose evaluation fails.
+// Returns whether `n` is now a literal.
+bool fold_constants(Node& n);
+
 }  // namespace ktune::expr
