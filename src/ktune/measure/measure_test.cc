@@ -368,6 +368,24 @@ TEST(Loop, CustomCriteriaComeBeforeLimits) {
   EXPECT_EQ(m.samples.size(), 40u);
 }
 
+TEST(Loop, NoiseEstimatesAreGeometricallySpaced) {
+  // 100k samples must not re-estimate the noise after every sample (that would be O(n^2)).
+  FakeClock clock;
+  ScriptedSource source(clock, noisy);
+  Policy p;
+  p.min_seconds = 1e9;
+  p.timeout_seconds = 1e9;
+  NoiseCriterion noise(p);
+  StoppingCriterion* criteria[] = {&noise};
+  Measurement m = run_measurement(source, p, criteria, clock);
+  EXPECT_EQ(m.samples.size(), 100000u);
+  // 252 dense estimates (5..256), then ~64 ln(100000 / 256) = 382 more.
+  EXPECT_GT(noise.evaluations(), 600u);
+  EXPECT_LT(noise.evaluations(), 700u);
+  ASSERT_TRUE(noise.current_noise());
+  EXPECT_NEAR(*noise.current_noise(), robust_noise(m.stats), 0.01);
+}
+
 TEST(Loop, RejectsBadSamplesAndPolicies) {
   FakeClock clock;
   ScriptedSource negative(clock, [](int) { return Sample{-1}; });

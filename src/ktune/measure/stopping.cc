@@ -44,11 +44,11 @@ NoiseCriterion::NoiseCriterion(const Policy& policy, Options options)
   options_.min_samples_for_noise = std::max<std::size_t>(options_.min_samples_for_noise, 2);
 }
 
-bool NoiseCriterion::due(std::size_t count) const {
-  if (count < options_.min_samples_for_noise) return false;
-  if (count <= options_.dense_limit) return true;
-  std::size_t stride = std::max<std::size_t>(1, count / options_.evaluations_per_doubling);
-  return count % stride == 0;
+bool NoiseCriterion::due(std::size_t count) {
+  if (count < options_.min_samples_for_noise || count < next_evaluation_) return false;
+  // Geometric spacing past dense_limit: a fixed number of estimates per doubling of the count.
+  if (count >= options_.dense_limit) next_evaluation_ = count + std::max<std::size_t>(1, count / options_.evaluations_per_doubling);
+  return true;
 }
 
 std::optional<double> NoiseCriterion::current_noise() const {
@@ -85,11 +85,16 @@ std::optional<StopReason> NoiseCriterion::check(const LoopState& state) {
   std::size_t count = state.samples.size();
   if (count == last_count_) return std::nullopt;  // a discarded sample: nothing new to judge
   last_count_ = count;
-  if (!due(count)) return std::nullopt;
+  const bool enough = count >= min_samples_ && state.measured_seconds >= min_seconds_;
+  // The first sample that satisfies the minimums is always judged, so a quiet kernel stops exactly
+  // there instead of waiting for the next scheduled estimate.
+  const bool gate_just_opened = enough && !gate_open_;
+  gate_open_ = gate_open_ || enough;
+  if (!due(count) && !(gate_just_opened && count >= options_.min_samples_for_noise)) return std::nullopt;
   double noise = robust_noise(quartiles(state.samples, scratch_));
   noise_counts_.push_back(static_cast<double>(count));
   noise_values_.push_back(noise);
-  if (count < min_samples_ || state.measured_seconds < min_seconds_) return std::nullopt;
+  if (!enough) return std::nullopt;
   if (noise <= max_noise_) return StopReason::Converged;
   if (trend_is_flat()) return StopReason::NoiseStable;
   return std::nullopt;

@@ -49,8 +49,9 @@ class StoppingCriterion {
 //               the noise by at most max_relative_change of its mean. This ends inherently noisy
 //               measurements that would never reach max_noise.
 // Noise needs >= min_samples_for_noise samples. It is re-estimated after every valid sample up to
-// dense_limit samples, then every count / evaluations_per_doubling samples, so a 100k-sample run
-// costs O(n) selections in total rather than O(n^2).
+// dense_limit samples, then after every further count / evaluations_per_doubling samples, so the
+// estimates stay a fixed number per doubling and a 100k-sample run spends O(n log n) on them
+// rather than O(n^2).
 class NoiseCriterion final : public StoppingCriterion {
  public:
   struct Options {
@@ -66,9 +67,11 @@ class NoiseCriterion final : public StoppingCriterion {
 
   // Latest noise estimate (nullopt before min_samples_for_noise samples).
   std::optional<double> current_noise() const;
+  // How many noise estimates were made (each costs O(samples)).
+  std::size_t evaluations() const { return noise_values_.size(); }
 
  private:
-  bool due(std::size_t count) const;
+  bool due(std::size_t count);
   bool trend_is_flat() const;
 
   std::size_t min_samples_;
@@ -76,6 +79,8 @@ class NoiseCriterion final : public StoppingCriterion {
   double min_seconds_;
   Options options_;
   std::size_t last_count_ = 0;
+  std::size_t next_evaluation_ = 0;
+  bool gate_open_ = false;
   std::vector<double> scratch_;
   std::vector<double> noise_counts_;  // sample count at each evaluation
   std::vector<double> noise_values_;
