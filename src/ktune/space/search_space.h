@@ -76,7 +76,8 @@ class SearchSpace {
 
   // Valid configs that differ from `c` in exactly one parameter. Adjacent: the previous or next
   // value in that parameter's list; Any: any other value of it. `c` itself need not be valid but
-  // must assign every parameter a value from its list (else std::invalid_argument).
+  // must assign every parameter, and nothing else, a value from its list (else
+  // std::invalid_argument).
   // Ordered by parameter (declaration order), then by value position.
   enum class Neighbourhood { Adjacent, Any };
   std::vector<Config> neighbours(const Config& c, Neighbourhood kind) const;
