@@ -66,6 +66,9 @@ TEST(ExprLiterals, Numbers) {
   EXPECT_DOUBLE_EQ(eval_float(".5"), 0.5);
   EXPECT_DOUBLE_EQ(eval_float("3."), 3.0);
   EXPECT_DOUBLE_EQ(eval_float("0.25"), 0.25);
+  EXPECT_DOUBLE_EQ(eval_float("1.e2"), 100.0);
+  EXPECT_DOUBLE_EQ(eval_float("0e0"), 0.0);
+  EXPECT_DOUBLE_EQ(eval_float("1.7976931348623157e308"), 1.7976931348623157e308);
   EXPECT_TRUE(eval_bool("true"));
   EXPECT_FALSE(eval_bool("false"));
 }
@@ -449,6 +452,10 @@ TEST(ExprErrors, Lexical) {
                     "integer literal '9223372036854775808' is too large (the limit is 9223372036854775807)");
   EXPECT_EXPR_ERROR("0x10000000000000000", 0u, "integer literal '0x10000000000000000' is too large");
   EXPECT_EXPR_ERROR("1e999", 0u, "float literal '1e999' is out of range");
+  EXPECT_EXPR_ERROR("x.y", 1u, "unexpected character '.'");
+  EXPECT_EXPR_ERROR("1 + \xc3\xa9", 4u, "unexpected character byte 0xc3");
+  EXPECT_EXPR_ERROR(std::string("1 +\0 2", 6), 3u, "unexpected character byte 0x00");
+  EXPECT_EQ(eval("'\xc3\xa9t\xc3\xa9'"), Value::string("\xc3\xa9t\xc3\xa9"));  // bytes inside strings pass through
 }
 
 TEST(ExprErrors, Functions) {

@@ -10,15 +10,17 @@
 namespace ktune::expr {
 namespace {
 
+constexpr std::size_t kVariadic = static_cast<std::size_t>(-1);
+
 struct FunctionInfo {
   std::string_view name;
   Fn fn;
   std::size_t min_args;
-  std::size_t max_args;  // kNoSlot: any number
+  std::size_t max_args;  // kVariadic: any number from min_args up
 };
 
 constexpr FunctionInfo kFunctions[] = {
-    {"min", Fn::Min, 1, kNoSlot},       {"max", Fn::Max, 1, kNoSlot},
+    {"min", Fn::Min, 1, kVariadic},       {"max", Fn::Max, 1, kVariadic},
     {"ceil_div", Fn::CeilDiv, 2, 2},    {"floor_div", Fn::FloorDiv, 2, 2},
     {"is_pow2", Fn::IsPow2, 1, 1},      {"abs", Fn::Abs, 1, 1},
     {"log2", Fn::Log2, 1, 1},           {"sqrt", Fn::Sqrt, 1, 1},
@@ -294,7 +296,7 @@ class Parser {
       advance();
     }
     std::string fname(info->name);
-    if (info->max_args == kNoSlot) {
+    if (info->max_args == kVariadic) {
       if (args.size() < info->min_args) {
         throw ExprError(name.position, fname + " takes at least " + arguments(info->min_args) + ", got " + std::to_string(args.size()));
       }
