@@ -4,6 +4,7 @@
 
 #include "ktune/cli/common.h"
 #include "ktune/device/device.h"
+#include "ktune/device/registry.h"
 
 namespace ktune::cli {
 

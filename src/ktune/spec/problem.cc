@@ -27,16 +27,6 @@ std::string read_file(const std::filesystem::path& path) {
   return s.str();
 }
 
-nlohmann::json init_to_json(const verify::Init& init) {
-  switch (init.kind) {
-    case verify::InitKind::Random: return {{"random", {{"seed", init.seed}, {"lo", init.lo}, {"hi", init.hi}}}};
-    case verify::InitKind::Sequence: return {{"sequence", {{"start", init.start}, {"step", init.step}}}};
-    case verify::InitKind::Constant: return {{"constant", init.value}};
-    case verify::InitKind::File: return {{"file", init.file}};
-    case verify::InitKind::Zeros: return "zeros";
-  }
-  return nullptr;
-}
 
 }  // namespace
 
@@ -44,7 +34,7 @@ std::string TuningProblem::kernel_hash() const {
   Sha256 h;
   h.update(language_name(language)).update("\n").update(entry).update("\n");
   for (const auto& flag : flags) h.update(flag).update("\n");
-  for (const auto& name : defines_from_sizes) h.update("size-define:").update(name).update("\n");
+  for (const auto& size : defines_from_sizes) h.update("size-define:").update(size).update("\n");
   for (const auto& src : sources) {
     std::string text = read_file(src);
     h.update(std::to_string(text.size())).update(":").update(text);
@@ -54,7 +44,7 @@ std::string TuningProblem::kernel_hash() const {
 
 nlohmann::json TuningProblem::to_json() const {
   nlohmann::json j;
-  j["name"] = name;
+  j["name"] = this->name;
   j["language"] = language_name(language);
   j["entry"] = entry;
   j["sizes"] = config_to_json(sizes);
@@ -65,16 +55,16 @@ nlohmann::json TuningProblem::to_json() const {
     params[p.name] = values;
   }
   j["parameters"] = params;
-  nlohmann::json constraints = nlohmann::json::array();
-  for (const auto& c : this->constraints) constraints.push_back(c.expr.text());
-  j["constraints"] = constraints;
+  nlohmann::json constraint_texts = nlohmann::json::array();
+  for (const auto& c : constraints) constraint_texts.push_back(c.expr.text());
+  j["constraints"] = constraint_texts;
   nlohmann::json args = nlohmann::json::array();
   for (const auto& a : arguments) {
     nlohmann::json arg = {{"name", a.name}, {"type", element_type_name(a.type)}};
     if (a.is_array) {
       arg["length"] = a.length.text();
       arg["output"] = a.output;
-      arg["init"] = init_to_json(a.init);
+      arg["init"] = verify::init_to_json(a.init);
     } else {
       arg["value"] = a.value.text();
     }
@@ -123,7 +113,7 @@ std::string TuningProblem::problem_hash() const {
 
 Config TuningProblem::environment(const Config& config) const {
   Config env = sizes;
-  for (const auto& [name, value] : config) env[name] = value;
+  for (const auto& [key, value] : config) env[key] = value;
   return env;
 }
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "ktune/device/registry.h"
 #include "ktune/tuner/instantiate.h"
 #include "ktune/verify/compare.h"
 #include "ktune/verify/poison.h"

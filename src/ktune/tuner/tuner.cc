@@ -6,6 +6,7 @@
 
 #include "ktune/core/thread_pool.h"
 #include "ktune/device/device.h"
+#include "ktune/device/registry.h"
 #include "ktune/measure/throughput.h"
 #include "ktune/search/strategy.h"
 #include "ktune/spec/problem.h"
