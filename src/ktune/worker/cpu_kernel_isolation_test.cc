@@ -3,7 +3,9 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <string>
 
 #include "ktune/device/cpu/cpu_backend.h"
 #include "ktune/worker/worker_process.h"
@@ -60,6 +62,8 @@ TEST_F(CpuKernelIsolationTest, SegfaultingKernelCostsOnlyTheWorker) {
                      "  for (int i = 0; i < n; ++i) nowhere[i] = x[i];\n}\n");
   worker::WorkerCommand command;
   command.executable = KTUNE_WORKER_TEST_CHILD;
+  const char* asan = std::getenv("ASAN_OPTIONS");  // under sanitizers: a real SIGSEGV, not a report
+  command.env["ASAN_OPTIONS"] = std::string(asan ? asan : "") + ":handle_segv=0";
   WorkerProcess w(command);
 
   auto first = w.call(run_request(good, "doubled"), 30);

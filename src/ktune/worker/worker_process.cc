@@ -277,6 +277,12 @@ WorkerProcess::TimedOut WorkerProcess::time_out(double waited) {
 
 WorkerProcess::Outcome WorkerProcess::call(const nlohmann::json& request, double timeout_seconds) {
   std::lock_guard lock(mutex_);
+  if (pid_ > 0 && waitpid(pid_, &status_, WNOHANG) == pid_) {
+    // It died between calls (killed from outside, or a thread of an earlier kernel): this
+    // request is not to blame, so it goes to a fresh worker. restarts() counts the death.
+    close_pipes();
+    pid_ = -1;
+  }
   if (pid_ <= 0) {
     std::string error;
     if (!start(error)) {

@@ -1,5 +1,6 @@
 // A worker used by the tests: its handler misbehaves on request, in every way a kernel can.
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,7 +16,12 @@
 
 namespace {
 
-volatile std::uintptr_t null_address = 0;  // opaque to the optimiser, so the fault is a real load
+// A real invalid access (not undefined behaviour a sanitizer would intercept): a page
+// without permissions.
+int read_forbidden_page() {
+  void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return *static_cast<volatile int*>(page);
+}
 
 // Runs a CPU kernel: {"compiled": CompileResult, "entry": name, "args": [{"name", "type",
 // "is_array", "values": [...]}]} -> {"args": [[values of each argument after the run]]}.
@@ -56,9 +62,9 @@ nlohmann::json handle(const nlohmann::json& request) {
     return {{"value", v ? nlohmann::json(v) : nlohmann::json()}};
   }
   if (op == "segfault") {
-    std::fprintf(stderr, "about to dereference null\n");
+    std::fprintf(stderr, "about to read a forbidden page\n");
     std::fflush(stderr);
-    return {{"value", *reinterpret_cast<volatile int*>(null_address)}};
+    return {{"value", read_forbidden_page()}};
   }
   if (op == "abort") {
     std::fprintf(stderr, "assertion failed: tile fits\n");

@@ -13,6 +13,7 @@
 
 #include "ktune/device/cpu/cpu_info.h"
 #include "ktune/device/cpu/cpu_kernel.h"
+#include "ktune/device/subprocess.h"
 
 namespace ktune::device::cpu {
 namespace {
@@ -332,11 +333,30 @@ TEST_F(CpuBackendTest, CompilerTimeoutKillsTheCompiler) {
   EXPECT_LT(elapsed, 10.0);
 }
 
+TEST_F(CpuBackendTest, AnotherCompilerGivesAnotherKey) {
+  if (find_executable("clang++").empty()) GTEST_SKIP() << "no clang++ on this machine";
+  auto with_default = backend_->compiler().compile(scale_request());
+  ASSERT_TRUE(with_default.ok) << with_default.log;
+  CpuCompilerOptions options;
+  options.cxx = "clang++";
+  options.cache_directory = dir_ / "cache";
+  auto with_clang = CpuCompiler(options).compile(scale_request());
+  ASSERT_TRUE(with_clang.ok) << with_clang.log;
+  EXPECT_FALSE(with_clang.cache_hit);
+  EXPECT_NE(with_clang.cache_key, with_default.cache_key);
+  auto kernel = backend_->load(0, with_clang, "scale", {});
+  auto args = scale_arguments(3);
+  kernel->bind(args);
+  kernel->run();
+  EXPECT_FLOAT_EQ(load_element(args[1].data.data(), 2, ElementType::F32), 2 * 2 + 3);
+}
+
 TEST_F(CpuBackendTest, ConcurrentCompilesOfTheSameKernelAgree) {
   std::vector<std::thread> threads;
   std::vector<CompileResult> results(4);
+  const CompileRequest request = scale_request(7);  // writes the source once, before the threads start
   for (std::size_t i = 0; i < results.size(); ++i)
-    threads.emplace_back([&, i] { results[i] = backend_->compiler().compile(scale_request(7)); });
+    threads.emplace_back([&, i] { results[i] = backend_->compiler().compile(request); });
   for (auto& t : threads) t.join();
   for (const auto& r : results) {
     ASSERT_TRUE(r.ok) << r.log;

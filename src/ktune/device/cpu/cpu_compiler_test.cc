@@ -1,5 +1,8 @@
 // Unit tests of the CPU backend's pieces that need no compiler run.
 #include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <optional>
 
 #include "ktune/device/cpu/cpu_compiler.h"
 #include "ktune/device/cpu/cpu_info.h"
@@ -96,6 +99,28 @@ TEST(CpuInfo, ThisHost) {
   EXPECT_FALSE(info.model.empty());
   EXPECT_GE(info.logical_cores, 1);
   EXPECT_GT(info.last_level_cache_bytes, 0u);
+}
+
+TEST(CompilerIdentity, DefaultCommandFollowsEnvironment) {
+  auto saved = [](const char* name) -> std::optional<std::string> {
+    const char* v = getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  auto restore = [](const char* name, const std::optional<std::string>& v) {
+    if (v) setenv(name, v->c_str(), 1); else unsetenv(name);
+  };
+  auto ktune_cxx = saved("KTUNE_CXX"), cxx = saved("CXX");
+  setenv("KTUNE_CXX", "clang++-14", 1);
+  setenv("CXX", "g++", 1);
+  EXPECT_EQ(default_compiler_command(), "clang++-14");
+  unsetenv("KTUNE_CXX");
+  EXPECT_EQ(default_compiler_command(), "g++");
+  setenv("CXX", "  ", 1);
+  EXPECT_EQ(default_compiler_command(), "c++");
+  unsetenv("CXX");
+  EXPECT_EQ(default_compiler_command(), "c++");
+  restore("KTUNE_CXX", ktune_cxx);
+  restore("CXX", cxx);
 }
 
 TEST(CompilerIdentity, ProbesOnceAndReportsMissingCompilers) {
