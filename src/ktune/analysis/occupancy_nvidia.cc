@@ -105,8 +105,11 @@ SharedLimit shared_limit(const NvidiaArch& arch, std::int64_t bytes, std::option
   if (carveout_percent) preference = std::int64_t{*carveout_percent} * arch.shared_memory_per_sm / 100;
   // A preference is only a preference: when one block does not fit, the driver picks the
   // smallest carveout that holds one block.
-  std::int64_t per_sm = *carveout_step(arch, preference);
-  if (per_sm < out.allocated_per_block) per_sm = *carveout_step(arch, out.allocated_per_block);
+  // Tables built from a device's attributes may list fewer steps than its capacity; the
+  // capacity itself is then the last step.
+  auto step = [&](std::int64_t wanted) { return carveout_step(arch, wanted).value_or(arch.shared_memory_per_sm); };
+  std::int64_t per_sm = step(preference);
+  if (per_sm < out.allocated_per_block) per_sm = step(out.allocated_per_block);
   out.per_sm = per_sm;
   out.blocks = out.allocated_per_block > 0 ? static_cast<int>(per_sm / out.allocated_per_block) : kUnlimitedBlocks;
   return out;

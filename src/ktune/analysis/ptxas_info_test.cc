@@ -117,6 +117,9 @@ TEST(PtxasInfo, FailedCompileStillShowsTheUsageThatCausedIt) {
   PtxasReport report = parse_ptxas_log(read_testdata("static_smem_too_large_sm80.log"));
   ASSERT_EQ(report.kernels.size(), 1u);
   EXPECT_EQ(report.kernels[0].shared_bytes, 240000);
+  ASSERT_EQ(report.errors.size(), 1u);
+  EXPECT_EQ(report.errors[0], "Entry function 'too_much_smem' uses too much shared data (0x3a980 bytes, 0xc000 max)");
+  EXPECT_TRUE(report.unparsed_lines.empty());
 }
 
 TEST(PtxasInfo, FrontEndErrorsAreNotPtxasLines) {

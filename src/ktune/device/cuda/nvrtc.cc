@@ -16,7 +16,6 @@ using nvrtcResult = int;
 struct NvrtcProgramOpaque;
 using nvrtcProgram = NvrtcProgramOpaque*;
 constexpr nvrtcResult kNvrtcSuccess = 0;
-constexpr nvrtcResult kNvrtcErrorCompilation = 6;
 }  // namespace nvrtc_abi
 using namespace nvrtc_abi;
 
@@ -332,7 +331,7 @@ NvrtcResult NvrtcCompiler::compile(const NvrtcRequest& request) const {
   if (compile_rc != kNvrtcSuccess) {
     result.error = "compiling " + request.program_name + " for " + request.arch + " failed: " +
                    api_->error_text(compile_rc);
-    if (compile_rc == kNvrtcErrorCompilation) {
+    {
       std::vector<std::string> errors = error_lines(result.log);
       if (!errors.empty()) {
         result.error += ": " + errors.front();
