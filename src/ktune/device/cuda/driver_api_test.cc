@@ -48,9 +48,15 @@ TEST(CudaDriverLoad, WrongLibraryNamesMissingEntryPoints) {
 }
 
 TEST(CudaDriverLoad, EnvironmentOverrideIsStrict) {
+  const char* old = std::getenv("KTUNE_CUDA_DRIVER_PATH");
+  const std::string saved = old ? old : "";
   setenv("KTUNE_CUDA_DRIVER_PATH", "/nonexistent/libcuda.so.1", 1);
   Loaded<CudaDriver> driver = CudaDriver::load();
-  unsetenv("KTUNE_CUDA_DRIVER_PATH");
+  if (old) {
+    setenv("KTUNE_CUDA_DRIVER_PATH", saved.c_str(), 1);
+  } else {
+    unsetenv("KTUNE_CUDA_DRIVER_PATH");
+  }
   ASSERT_FALSE(driver);
   EXPECT_NE(driver.error.find("/nonexistent/libcuda.so.1"), std::string::npos) << driver.error;
   EXPECT_NE(driver.error.find("is the NVIDIA driver installed?"), std::string::npos) << driver.error;

@@ -27,7 +27,10 @@ std::string mapped_path(void* handle, const std::string& fallback) {
 
 DynamicLibrary DynamicLibrary::open(const std::string& name_or_path) {
   dlerror();  // clear any stale error so the one we report belongs to this call
-  void* handle = dlopen(name_or_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: a vendor library stays mapped after the last handle closes. Unmapping
+  // libcuda or libnvrtc gains nothing, and their static state (NVRTC's statically linked C++
+  // runtime allocates an exception-handling pool) would then read as leaked under LSan.
+  void* handle = dlopen(name_or_path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!handle) {
     throw DynamicLibraryError("cannot load " + name_or_path + ": " + last_dl_error());
   }

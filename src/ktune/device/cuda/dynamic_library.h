@@ -31,7 +31,8 @@ struct Loaded {
 
 class DynamicLibrary {
  public:
-  // Opens `name_or_path` with RTLD_NOW | RTLD_LOCAL. Throws DynamicLibraryError with dlerror().
+  // Opens `name_or_path` with RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE (the library is never
+  // unmapped). Throws DynamicLibraryError with dlerror().
   static DynamicLibrary open(const std::string& name_or_path);
 
   // Tries each candidate in order and returns the first that opens. On failure the error lists
