@@ -72,7 +72,7 @@ void add_space_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
         std::printf("  {%s}: %llu valid of %.6g\n", names.c_str(), static_cast<unsigned long long>(g.valid), g.cartesian);
       }
       if (!constraints.empty()) {
-        std::printf("\nconstraints, by combinations rejected (the first failing constraint is charged):\n");
+        std::printf("\nconstraints, by rejections while solving (the first failing constraint is charged; shared subtrees count once):\n");
         for (const auto& c : constraints) {
           std::printf("  %12llu  line %-4d %s\n", static_cast<unsigned long long>(c.rejected), c.line, c.text.c_str());
           if (!c.first_error.empty()) std::printf("                evaluation error: %s\n", c.first_error.c_str());

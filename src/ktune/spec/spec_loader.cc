@@ -366,8 +366,10 @@ class Loader {
           arg.init.hi = 1;
         }
         // Distinct default seeds so that two random inputs never hold the same data.
-        if (arg.init.kind == verify::InitKind::Random && !(a["init"].IsMap() && a["init"]["random"].IsMap() && a["init"]["random"]["seed"]))
-          arg.init.seed = seed;
+        const YAML::Node init_node = a["init"];
+        const bool explicit_seed = init_node && init_node.IsMap() && init_node["random"] &&
+                                   init_node["random"].IsMap() && init_node["random"]["seed"];
+        if (arg.init.kind == verify::InitKind::Random && !explicit_seed) arg.init.seed = seed;
         ++seed;
       }
       p.arguments.push_back(std::move(arg));
