@@ -33,7 +33,9 @@ std::filesystem::path self_executable() {
   return p;
 }
 
-void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
+void print_json(const nlohmann::json& j) {
+  std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+}
 
 std::string format_seconds(double s) { return report::Progress::format_time(s); }
 

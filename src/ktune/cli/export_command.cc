@@ -33,7 +33,7 @@ void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler) 
   cmd->add_flag("--best-only", args->best_only, "Only the best result per device, kernel and problem");
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
-      db::Database database(database_path(global));
+      db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
       db::ResultQuery q;
       if (!args->kernel.empty()) q.kernel_name = args->kernel;
       if (!args->problem.empty()) q.problem_name = args->problem;

@@ -66,7 +66,7 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler) 
   add_filters(best_cmd, *best);
   best_cmd->callback([&global, &handler, best] {
     handler = [&global, best]() -> int {
-      db::Database database(database_path(global));
+      db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
       db::ResultQuery q = query_from(*best);
       q.only_best_per_problem = true;
       q.status = db::Status::Ok;
@@ -115,7 +115,7 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler) 
   res_cmd->add_option("--limit", res->limit, "At most this many rows");
   res_cmd->callback([&global, &handler, res] {
     handler = [&global, res]() -> int {
-      db::Database database(database_path(global));
+      db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
       std::vector<db::ResultRecord> results = database.query(query_from(*res));
       if (global.json) {
         nlohmann::json j = nlohmann::json::array();
@@ -133,7 +133,7 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler) 
   ses_cmd->add_option("--limit", *limit, "At most this many (newest first)");
   ses_cmd->callback([&global, &handler, limit] {
     handler = [&global, limit]() -> int {
-      db::Database database(database_path(global));
+      db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
       auto sessions = database.sessions(*limit);
       if (global.json) {
         nlohmann::json j = nlohmann::json::array();

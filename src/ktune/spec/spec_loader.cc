@@ -499,8 +499,43 @@ class Loader {
 
 }  // namespace
 
+namespace {
+
+// Specs are text: invalid UTF-8 is rejected up front, so every name and message derived from
+// the file can be written as JSON (database, worker protocol, --json output).
+void check_utf8(const std::string& text, const std::string& file_name) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n > 0 && i + n <= text.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    if (ok && n == 2) ok = c >= 0xC2;
+    if (ok && n == 3) {
+      const auto c1 = static_cast<unsigned char>(text[i + 1]);
+      ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);
+    }
+    if (ok && n == 4) {
+      const auto c1 = static_cast<unsigned char>(text[i + 1]);
+      ok = c <= 0xF4 && !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
+    }
+    if (!ok) throw SourceError(file_name, line, column, "the file is not valid UTF-8 text");
+    if (c == 0) throw SourceError(file_name, line, column, "the file contains a NUL byte");
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += n;
+  }
+}
+
+}  // namespace
+
 TuningProblem parse_spec(const std::string& yaml_text, const std::string& file_name,
                          const std::filesystem::path& base_dir, const Config& size_overrides) {
+  check_utf8(yaml_text, file_name);
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);

@@ -141,6 +141,7 @@ TEST_F(SpecTest, ErrorsNameLineAndProblem) {
       {"reference config unknown", kernel + "sizes: {N: 4}\nparameters: {B: [1]}\nreference: {config: {C: 1}}\n" + args,
        4, "not a parameter"},
       {"measure key", kernel + "sizes: {N: 4}\nmeasure: {min_sample: 3}\n" + args, 3, "min_sample"},
+      {"not utf8", kernel + "sizes: {N: 4}\n# caf\xe9\n" + args, 3, "not valid UTF-8"},
       {"tune budget", kernel + "sizes: {N: 4}\ntune: {max_evaluations: 0}\n" + args, 3, "must be positive"},
   };
   for (const auto& c : cases) {
