@@ -33,6 +33,21 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The device's context in this process is unusable (a kernel faulted: illegal address,
+// misaligned access, trap...; CUDA keeps such errors "sticky"). Everything loaded on that
+// device in this process is lost: the worker should exit and be replaced.
+class ContextPoisoned : public DeviceError {
+ public:
+  using DeviceError::DeviceError;
+};
+
+// One timed launch. valid == false: the sample must not be used (e.g. the GPU clock was
+// throttled while it ran), but the kernel did run.
+struct TimedRun {
+  double seconds = 0;
+  bool valid = true;
+};
+
 struct DeviceInfo {
   std::string backend;      // "cpu", "cuda", "hip"
   int ordinal = 0;          // index within the backend
@@ -117,8 +132,17 @@ class LoadedKernel {
   virtual void run() = 0;  // one launch, synchronous; throws DeviceError if the kernel reports failure
   // Seconds taken by one launch. cold: flush caches first (not timed).
   virtual double run_timed(bool cold) = 0;
+  // run_timed plus whether the sample can be trusted; backends that can tell override it.
+  virtual TimedRun run_timed_sample(bool cold) { return {run_timed(cold), true}; }
   // Copies the device copy of the bound argument with the same name into `arg`.
   virtual void download(HostArgument& arg) = 0;
+};
+
+// Static screening of a compiled candidate before any launch.
+struct ScreenResult {
+  bool launchable = true;
+  std::string reason;                                   // why it cannot launch
+  nlohmann::json details = nlohmann::json::object();  // e.g. occupancy and its limiter
 };
 
 class Backend {
@@ -132,6 +156,13 @@ class Backend {
   // entry not found).
   virtual std::unique_ptr<LoadedKernel> load(int ordinal, const CompileResult& compiled, const std::string& entry,
                                              const LaunchGeometry& geometry) = 0;
+  // Whether the candidate can launch on device `ordinal` with `geometry`, judged from the
+  // compiler's resource report alone (GPU backends: threads, registers, shared memory,
+  // occupancy). Configs that cannot launch are recorded as resource_limit without a launch.
+  virtual ScreenResult screen(int ordinal, const CompileResult& compiled, const LaunchGeometry& geometry) const {
+    (void)ordinal, (void)compiled, (void)geometry;
+    return {};
+  }
 };
 
 // "-DNAME=VALUE" for each define, in name order. Integers and floats as written by

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "ktune/device/cpu/cpu_backend.h"
+#include "ktune/device/cuda/cuda_backend.h"
 
 namespace ktune::device {
 namespace {
@@ -16,6 +17,7 @@ struct Entry {
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
       {"cpu", [] { return std::make_unique<cpu::CpuBackend>(); }},
+      {"cuda", [] { return std::make_unique<cuda::CudaBackend>(); }},
   };
   return list;
 }

@@ -72,6 +72,10 @@ CudaDeviceProperties query_device_properties(const CudaDriver& driver, int ordin
   p.shared_memory_per_multiprocessor = required(cu::kMaxSharedMemoryPerMultiprocessor, "shared memory per SM");
   p.shared_memory_per_block_optin = required(cu::kMaxSharedMemoryPerBlockOptin, "opt-in shared memory per block");
   p.max_blocks_per_multiprocessor = optional(cu::kMaxBlocksPerMultiprocessor);
+  p.max_block_dims = {required(cu::kMaxBlockDimX, "max block dim x"), required(cu::kMaxBlockDimY, "max block dim y"),
+                      required(cu::kMaxBlockDimZ, "max block dim z")};
+  p.max_grid_dims = {required(cu::kMaxGridDimX, "max grid dim x"), required(cu::kMaxGridDimY, "max grid dim y"),
+                     required(cu::kMaxGridDimZ, "max grid dim z")};
   p.reserved_shared_memory_per_block = optional(cu::kReservedSharedMemoryPerBlock);
   p.clock_khz = optional(cu::kClockRate);
   p.memory_clock_khz = optional(cu::kMemoryClockRate);
@@ -141,6 +145,8 @@ nlohmann::json to_json(const CudaDeviceProperties& d) {
       {"max_threads_per_block", d.max_threads_per_block},
       {"max_threads_per_multiprocessor", d.max_threads_per_multiprocessor},
       {"max_blocks_per_multiprocessor", d.max_blocks_per_multiprocessor},
+      {"max_block_dims", d.max_block_dims},
+      {"max_grid_dims", d.max_grid_dims},
       {"registers_per_multiprocessor", d.registers_per_multiprocessor},
       {"registers_per_block", d.registers_per_block},
       {"shared_memory_per_block", d.shared_memory_per_block},
@@ -153,6 +159,58 @@ nlohmann::json to_json(const CudaDeviceProperties& d) {
       {"can_map_host_memory", d.can_map_host_memory},
       {"stream_wait_value_nor", d.stream_wait_value_nor},
   };
+}
+
+CudaDeviceProperties device_properties_from_json(const nlohmann::json& j) {
+  CudaDeviceProperties d;
+  const std::string capability = j.value("compute_capability", std::string());
+  const std::size_t dot = capability.find('.');
+  try {
+    if (dot == std::string::npos) throw std::invalid_argument("no dot");
+    std::size_t used = 0;
+    d.compute_major = std::stoi(capability.substr(0, dot), &used);
+    if (used != dot) throw std::invalid_argument("junk");
+    d.compute_minor = std::stoi(capability.substr(dot + 1), &used);
+    if (used != capability.size() - dot - 1) throw std::invalid_argument("junk");
+  } catch (const std::exception&) {
+    throw std::invalid_argument("not the properties of a CUDA device: \"compute_capability\" is '" + capability +
+                                "', expected \"major.minor\" such as \"9.0\"");
+  }
+  auto get = [&](const char* key, auto& field) {
+    if (j.contains(key) && !j.at(key).is_null()) j.at(key).get_to(field);
+  };
+  get("ordinal", d.ordinal);
+  get("name", d.name);
+  get("uuid", d.uuid);
+  get("multiprocessors", d.multiprocessors);
+  get("total_memory_bytes", d.total_memory_bytes);
+  get("clock_khz", d.clock_khz);
+  get("memory_clock_khz", d.memory_clock_khz);
+  get("memory_bus_width_bits", d.memory_bus_width_bits);
+  get("l2_cache_bytes", d.l2_cache_bytes);
+  get("warp_size", d.warp_size);
+  get("max_threads_per_block", d.max_threads_per_block);
+  get("max_threads_per_multiprocessor", d.max_threads_per_multiprocessor);
+  get("max_blocks_per_multiprocessor", d.max_blocks_per_multiprocessor);
+  get("max_block_dims", d.max_block_dims);
+  get("max_grid_dims", d.max_grid_dims);
+  get("registers_per_multiprocessor", d.registers_per_multiprocessor);
+  get("registers_per_block", d.registers_per_block);
+  get("shared_memory_per_block", d.shared_memory_per_block);
+  get("shared_memory_per_block_optin", d.shared_memory_per_block_optin);
+  get("shared_memory_per_multiprocessor", d.shared_memory_per_multiprocessor);
+  get("reserved_shared_memory_per_block", d.reserved_shared_memory_per_block);
+  if (j.contains("pci") && j.at("pci").is_object()) {
+    const nlohmann::json& pci = j.at("pci");
+    d.pci_domain = pci.value("domain", 0);
+    d.pci_bus = pci.value("bus", 0);
+    d.pci_device = pci.value("device", 0);
+  }
+  get("ecc_enabled", d.ecc_enabled);
+  get("integrated", d.integrated);
+  get("can_map_host_memory", d.can_map_host_memory);
+  get("stream_wait_value_nor", d.stream_wait_value_nor);
+  return d;
 }
 
 }  // namespace ktune::cuda

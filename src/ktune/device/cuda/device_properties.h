@@ -2,6 +2,7 @@
 // What ktune records about one CUDA device, read through the driver API, and the occupancy
 // constants that follow from it.
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -28,6 +29,8 @@ struct CudaDeviceProperties {
   int max_threads_per_block = 0;
   int max_threads_per_multiprocessor = 0;
   int max_blocks_per_multiprocessor = 0;
+  std::array<std::int64_t, 3> max_block_dims{1024, 1024, 64};
+  std::array<std::int64_t, 3> max_grid_dims{2147483647, 65535, 65535};
   int registers_per_multiprocessor = 0;
   int registers_per_block = 0;
   std::int64_t shared_memory_per_block = 0;
@@ -56,5 +59,9 @@ CudaDeviceProperties query_device_properties(const CudaDriver& driver, int ordin
 analysis::NvidiaArch occupancy_arch(const CudaDeviceProperties& device);
 
 nlohmann::json to_json(const CudaDeviceProperties& device);
+// The inverse of to_json, for code that holds only a recorded DeviceInfo::properties (the
+// tuner screens launches with it). Absent fields keep their defaults; throws
+// std::invalid_argument when "compute_capability" is missing or not "M.m".
+CudaDeviceProperties device_properties_from_json(const nlohmann::json& json);
 
 }  // namespace ktune::cuda

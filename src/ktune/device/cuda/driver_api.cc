@@ -27,6 +27,7 @@ constexpr ErrorName kErrorNames[] = {
     {200, "CUDA_ERROR_INVALID_IMAGE"},
     {201, "CUDA_ERROR_INVALID_CONTEXT"},
     {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {214, "CUDA_ERROR_ECC_UNCORRECTABLE"},
     {218, "CUDA_ERROR_INVALID_PTX"},
     {221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"},
     {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
@@ -68,6 +69,25 @@ std::string cuda_error_name(CUresult code) {
     if (e.code == code) return e.name;
   }
   return "CUDA error " + std::to_string(code);
+}
+
+bool is_sticky_error(CUresult code) {
+  switch (code) {
+    case 214:  // ECC_UNCORRECTABLE
+    case 700:  // ILLEGAL_ADDRESS
+    case 702:  // LAUNCH_TIMEOUT
+    case 710:  // ASSERT
+    case 714:  // HARDWARE_STACK_ERROR
+    case 715:  // ILLEGAL_INSTRUCTION
+    case 716:  // MISALIGNED_ADDRESS
+    case 717:  // INVALID_ADDRESS_SPACE
+    case 718:  // INVALID_PC
+    case 719:  // LAUNCH_FAILED
+    case 999:  // UNKNOWN
+      return true;
+    default:
+      return false;
+  }
 }
 
 Loaded<CudaDriver> CudaDriver::load() {
@@ -120,6 +140,7 @@ Loaded<CudaDriver> CudaDriver::from_library(Loaded<DynamicLibrary> library) {
   resolve(lib, api->cuModuleGetFunction, {"cuModuleGetFunction"}, true, missing);
   resolve(lib, api->cuFuncGetAttribute, {"cuFuncGetAttribute"}, true, missing);
   resolve(lib, api->cuFuncSetAttribute, {"cuFuncSetAttribute"}, true, missing);
+  resolve(lib, api->cuFuncGetParamInfo, {"cuFuncGetParamInfo"}, false, missing);
   resolve(lib, api->cuOccupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"},
           true, missing);
   resolve(lib, api->cuMemGetInfo, {"cuMemGetInfo_v2"}, true, missing);

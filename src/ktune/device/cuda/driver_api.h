@@ -133,6 +133,10 @@ struct DriverApi {
   CUresult (*cuModuleGetFunction)(CUfunction* function, CUmodule module, const char* name) = nullptr;
   CUresult (*cuFuncGetAttribute)(int* value, int attribute, CUfunction function) = nullptr;
   CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value) = nullptr;
+  // Optional (CUDA 12.4+): offset and size of kernel parameter `index`; CUDA_ERROR_INVALID_VALUE
+  // past the last one.
+  CUresult (*cuFuncGetParamInfo)(CUfunction function, std::size_t index, std::size_t* offset,
+                                 std::size_t* size) = nullptr;
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int* blocks, CUfunction function, int block_size,
                                                           std::size_t dynamic_shared_bytes) = nullptr;
 
@@ -179,6 +183,13 @@ class CudaError : public std::runtime_error {
 // "CUDA_ERROR_OUT_OF_MEMORY" for the codes ktune is likely to meet; "CUDA error N" otherwise.
 // Works without a driver (the stub library cannot name its own errors).
 std::string cuda_error_name(CUresult code);
+
+// Errors CUDA documents as leaving the context unusable: "any further CUDA work will return
+// the same error; the process must be terminated and relaunched" (illegal address, launch
+// failed/timeout, assert, misaligned address, illegal instruction, hardware stack error,
+// invalid PC or address space, uncorrectable ECC), plus CUDA_ERROR_UNKNOWN, which a faulting
+// kernel can also leave behind.
+bool is_sticky_error(CUresult code);
 
 class CudaDriver {
  public:

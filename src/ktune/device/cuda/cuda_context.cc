@@ -1,0 +1,293 @@
+#include "ktune/device/cuda/cuda_context.h"
+
+#include <atomic>
+#include <cmath>
+
+#include "ktune/core/sha256.h"
+#include "ktune/device/compile_cache.h"
+
+namespace ktune::device::cuda {
+namespace kc = ktune::cuda;
+namespace {
+
+constexpr const char* kSpinKernelName = "ktune_block_stream";
+
+volatile std::uint32_t* flag_words(void* host_flags) { return static_cast<volatile std::uint32_t*>(host_flags); }
+
+}  // namespace
+
+const char* blocking_kernel_source() {
+  return R"(
+// Holds the stream until the host has enqueued the timed launch (nvbench's blocking kernel).
+extern "C" __global__ void ktune_block_stream(const volatile unsigned int* release, volatile unsigned int* timed_out,
+                                              unsigned long long timeout_ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (*release == 0u) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > timeout_ns) {
+      *timed_out = 1u;
+      __threadfence_system();
+      return;
+    }
+  }
+}
+)";
+}
+
+CudaDeviceContext::CudaDeviceContext(std::shared_ptr<const kc::CudaDriver> driver, int ordinal,
+                                     const Loaded<kc::NvrtcCompiler>& nvrtc, std::shared_ptr<const kc::Nvml> nvml,
+                                     std::string nvml_error, const std::filesystem::path& spin_cache_directory,
+                                     TimingOptions options)
+    : driver_(std::move(driver)), ordinal_(ordinal), options_(options) {
+  const kc::DriverApi& api = driver_->api();
+  try {
+    properties_ = kc::query_device_properties(*driver_, ordinal);
+    driver_->check(api.cuDeviceGet(&device_, ordinal), "cuDeviceGet");
+    driver_->check(api.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
+    driver_->check(api.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+    // A blocking stream: it waits for the synchronous copies (legacy default stream) that
+    // upload() issues, so a launch never races an upload.
+    driver_->check(api.cuStreamCreate(&stream_, kc::cu::kStreamDefault), "cuStreamCreate");
+    driver_->check(api.cuEventCreate(&start_, kc::cu::kEventDefault), "cuEventCreate");
+    driver_->check(api.cuEventCreate(&stop_, kc::cu::kEventDefault), "cuEventCreate");
+  } catch (const kc::CudaError& e) {
+    release_resources();
+    if (kc::is_sticky_error(e.code())) throw ContextPoisoned("CUDA device " + std::to_string(ordinal) + ": " + e.what());
+    throw DeviceError("cannot open CUDA device " + std::to_string(ordinal) + ": " + e.what());
+  }
+  flush_bytes_ = options_.flush_bytes > 0 ? options_.flush_bytes
+                                          : static_cast<std::size_t>(std::max<std::int64_t>(properties_.l2_cache_bytes, 32 << 20)) * 2;
+  setup_blocking_kernel(nvrtc, spin_cache_directory);
+  setup_throttle_detection(std::move(nvml), std::move(nvml_error));
+}
+
+CudaDeviceContext::~CudaDeviceContext() { release_resources(); }
+
+void CudaDeviceContext::release_resources() {
+  if (!context_) return;
+  // After a sticky error these calls fail; there is nothing left to do about it.
+  const kc::DriverApi& api = driver_->api();
+  api.cuCtxSetCurrent(context_);
+  if (host_flags_) {
+    flag_words(host_flags_)[0] = 1;  // never leave a spin kernel waiting
+    api.cuMemFreeHost(host_flags_);
+    host_flags_ = nullptr;
+  }
+  if (flush_buffer_) api.cuMemFree(flush_buffer_);
+  flush_buffer_ = 0;
+  if (spin_module_) api.cuModuleUnload(spin_module_);
+  spin_module_ = nullptr;
+  if (start_) api.cuEventDestroy(start_);
+  if (stop_) api.cuEventDestroy(stop_);
+  if (stream_) api.cuStreamDestroy(stream_);
+  start_ = stop_ = nullptr;
+  stream_ = nullptr;
+  api.cuDevicePrimaryCtxRelease(device_);
+  context_ = nullptr;
+}
+
+void CudaDeviceContext::setup_blocking_kernel(const Loaded<kc::NvrtcCompiler>& nvrtc,
+                                              const std::filesystem::path& cache_dir) {
+  if (!options_.blocking_kernel) {
+    blocking_fallback_reason_ = "disabled by the backend options";
+    return;
+  }
+  if (!properties_.can_map_host_memory) {
+    blocking_fallback_reason_ = "the device cannot map host memory";
+    return;
+  }
+  if (!nvrtc) {
+    blocking_fallback_reason_ = nvrtc.error;
+    return;
+  }
+  const std::string arch = properties_.arch();
+  const kc::DriverApi& api = driver_->api();
+  try {
+    // Cached on disk: every worker process needs it, and NVRTC takes a good part of a second.
+    CompileCache cache(cache_dir);
+    Sha256 h;
+    h.update(blocking_kernel_source()).update(nvrtc->version_string()).update(arch);
+    const std::string key = h.hex_digest();
+    std::string cubin = cache.read(key, ".spin.cubin").value_or("");
+    if (cubin.empty()) {
+      kc::NvrtcRequest request;
+      request.source = blocking_kernel_source();
+      request.program_name = "ktune_block_stream.cu";
+      request.arch = arch;
+      request.resource_usage = false;
+      kc::NvrtcResult compiled = nvrtc->compile(request);
+      if (!compiled.ok) {
+        blocking_fallback_reason_ = "compiling the blocking kernel failed: " + compiled.error;
+        return;
+      }
+      cubin = compiled.cubin;
+      try {
+        cache.write(key, ".spin.cubin", cubin);
+      } catch (const DeviceError&) {
+        // An unwritable cache costs the next worker a compile, nothing more.
+      }
+    }
+    driver_->check(api.cuModuleLoadData(&spin_module_, cubin.data()), "cuModuleLoadData(blocking kernel)");
+    driver_->check(api.cuModuleGetFunction(&spin_function_, spin_module_, kSpinKernelName), "cuModuleGetFunction");
+    driver_->check(api.cuMemHostAlloc(&host_flags_, 64, kc::cu::kMemHostAllocPortable | kc::cu::kMemHostAllocDeviceMap),
+                   "cuMemHostAlloc");
+    driver_->check(api.cuMemHostGetDevicePointer(&device_flags_, host_flags_, 0), "cuMemHostGetDevicePointer");
+    flag_words(host_flags_)[0] = 1;
+    flag_words(host_flags_)[1] = 0;
+  } catch (const kc::CudaError& e) {
+    blocking_fallback_reason_ = std::string("setting up the blocking kernel failed: ") + e.what();
+    if (host_flags_) api.cuMemFreeHost(host_flags_);
+    if (spin_module_) api.cuModuleUnload(spin_module_);
+    host_flags_ = nullptr;
+    spin_module_ = nullptr;
+    spin_function_ = nullptr;
+    if (kc::is_sticky_error(e.code())) poison_reason_ = e.what();
+  }
+}
+
+void CudaDeviceContext::setup_throttle_detection(std::shared_ptr<const kc::Nvml> nvml, std::string nvml_error) {
+  if (options_.throttle_threshold <= 0) {
+    throttle_off_reason_ = "disabled by the backend options";
+    return;
+  }
+  if (!nvml) {
+    throttle_off_reason_ = nvml_error.empty() ? "NVML not available" : nvml_error;
+    return;
+  }
+  try {
+    nvml_device_ = nvml->device_by_uuid(properties_.uuid);
+  } catch (const std::exception& e) {
+    throttle_off_reason_ = e.what();
+    return;
+  }
+  // nvbench compares with the default clock; the default applications clock is that clock
+  // where NVML reports it, else the maximum boost clock.
+  unsigned reference = nvml->default_sm_clock_mhz(nvml_device_).value_or(0);
+  if (reference == 0) reference = nvml->max_sm_clock_mhz(nvml_device_).value_or(0);
+  if (reference == 0) reference = static_cast<unsigned>(properties_.clock_khz / 1000);
+  if (reference == 0 || !nvml->sm_clock_mhz(nvml_device_)) {
+    throttle_off_reason_ = "NVML reports no SM clock for " + properties_.name;
+    nvml_device_ = nullptr;
+    return;
+  }
+  default_sm_clock_mhz_ = reference;
+  throttle_threshold_mhz_ = options_.throttle_threshold * reference;
+  nvml_ = std::move(nvml);
+}
+
+void CudaDeviceContext::enter() {
+  if (poisoned())
+    throw ContextPoisoned("the CUDA context of device " + std::to_string(ordinal_) +
+                          " is unusable after an earlier error (" + poison_reason_ +
+                          "); this process must exit and a new one take over");
+  check(driver_->api().cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+}
+
+void CudaDeviceContext::check(kc::CUresult rc, const std::string& what) {
+  if (rc == kc::cu::kSuccess) return;
+  const std::string text = what + ": " + driver_->error_text(rc);
+  if (kc::is_sticky_error(rc)) {
+    if (!poisoned()) poison_reason_ = text;
+    throw ContextPoisoned("the CUDA context of device " + std::to_string(ordinal_) + " is poisoned: " + text +
+                          " (a kernel faulted; CUDA keeps this error for the life of the process, which must exit "
+                          "and be replaced)");
+  }
+  throw DeviceError(text);
+}
+
+void CudaDeviceContext::release_spin() {
+  flag_words(host_flags_)[0] = 1;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+TimedRun CudaDeviceContext::time(const std::function<void()>& enqueue, bool cold) {
+  enter();
+  const kc::DriverApi& api = driver_->api();
+  if (cold) {
+    if (!flush_buffer_) check(api.cuMemAlloc(&flush_buffer_, flush_bytes_), "cuMemAlloc(L2 flush buffer)");
+    // A new value each time: no write is redundant, so every line really goes through L2.
+    check(api.cuMemsetD8Async(flush_buffer_, ++flush_round_, flush_bytes_, stream_), "cuMemsetD8Async(L2 flush)");
+  }
+
+  bool blocked = false;
+  if (spin_function_) {
+    volatile std::uint32_t* flags = flag_words(host_flags_);
+    flags[0] = 0;
+    flags[1] = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    kc::CUdeviceptr release = device_flags_;
+    kc::CUdeviceptr timed_out = device_flags_ + sizeof(std::uint32_t);
+    unsigned long long timeout_ns =
+        static_cast<unsigned long long>(std::llround(options_.blocking_timeout_seconds * 1e9));
+    void* params[] = {&release, &timed_out, &timeout_ns};
+    const kc::CUresult rc = api.cuLaunchKernel(spin_function_, 1, 1, 1, 1, 1, 1, 0, stream_, params, nullptr);
+    if (rc == kc::cu::kSuccess) {
+      blocked = true;
+    } else {
+      release_spin();
+      check(rc, "cuLaunchKernel(blocking kernel)");
+    }
+  }
+  // Whatever happens below, the spin kernel must not wait for its timeout.
+  struct Release {
+    CudaDeviceContext* self;
+    bool armed;
+    void now() {
+      if (armed) self->release_spin();
+      armed = false;
+    }
+    ~Release() { now(); }
+  } release{this, blocked};
+
+  check(api.cuEventRecord(start_, stream_), "cuEventRecord(start)");
+  enqueue();
+  check(api.cuEventRecord(stop_, stream_), "cuEventRecord(stop)");
+  release.now();
+  check(api.cuEventSynchronize(stop_), "the timed kernel (cuEventSynchronize)");
+  float milliseconds = 0;
+  check(api.cuEventElapsedTime(&milliseconds, start_, stop_), "cuEventElapsedTime");
+
+  TimedRun run{static_cast<double>(milliseconds) * 1e-3, true};
+  ++samples_;
+  if (blocked && flag_words(host_flags_)[1] != 0) {
+    // The host took longer than the timeout to enqueue the launch: the start event may have
+    // fired before the launch was queued, so launch overhead is in the sample.
+    run.valid = false;
+    ++timed_out_samples_;
+  }
+  if (nvml_) {
+    const std::optional<unsigned> clock = nvml_->sm_clock_mhz(nvml_device_);
+    if (clock && *clock < throttle_threshold_mhz_) {
+      run.valid = false;
+      ++throttled_samples_;
+      last_throttled_clock_mhz_ = *clock;
+      if (auto reasons = nvml_->clock_event_reasons(nvml_device_))
+        last_clock_event_reasons_ = kc::describe_clock_event_reasons(*reasons);
+    }
+  }
+  return run;
+}
+
+nlohmann::json CudaDeviceContext::timing_json() const {
+  nlohmann::json j = {{"method", spin_function_ ? "blocking_kernel" : "cuda_events"},
+                      {"flush_bytes", flush_bytes_},
+                      {"throttle_detection", nvml_ ? "nvml" : "off"},
+                      {"samples", samples_},
+                      {"invalid_throttled", throttled_samples_},
+                      {"invalid_blocking_timeout", timed_out_samples_}};
+  if (!spin_function_) j["fallback_reason"] = blocking_fallback_reason_;
+  if (nvml_) {
+    j["default_sm_clock_mhz"] = default_sm_clock_mhz_;
+    j["throttle_threshold_mhz"] = throttle_threshold_mhz_;
+  } else {
+    j["throttle_reason"] = throttle_off_reason_;
+  }
+  if (throttled_samples_ > 0) {
+    j["last_throttled_clock_mhz"] = last_throttled_clock_mhz_;
+    if (!last_clock_event_reasons_.empty()) j["last_clock_event_reasons"] = last_clock_event_reasons_;
+  }
+  return j;
+}
+
+}  // namespace ktune::device::cuda

@@ -1,0 +1,262 @@
+#include "ktune/device/cuda/cuda_kernel.h"
+
+#include <cstring>
+#include <limits>
+
+namespace ktune::device::cuda {
+namespace kc = ktune::cuda;
+namespace {
+
+std::string describe(const HostArgument& a) { return std::string(element_type_name(a.type)) + (a.is_array ? "*" : ""); }
+
+std::string dims(const std::array<std::int64_t, 3>& d) {
+  return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
+}
+
+std::string geometry_text(const LaunchGeometry& g) {
+  return "grid " + dims(g.grid) + ", block " + dims(g.block) + ", " + std::to_string(g.shared_bytes) +
+         " bytes of dynamic shared memory";
+}
+
+// CUDA's default per-block shared memory without an opt-in.
+constexpr std::int64_t kDefaultSharedBytesPerBlock = 48 * 1024;
+
+}  // namespace
+
+CudaKernel::CudaKernel(std::shared_ptr<CudaDeviceContext> context, const std::string& cubin,
+                       const std::string& function_name, const std::string& entry, const LaunchGeometry& geometry,
+                       std::vector<std::string> signature)
+    : context_(std::move(context)),
+      entry_(entry),
+      function_name_(function_name),
+      geometry_(geometry),
+      signature_(std::move(signature)) {
+  for (int i = 0; i < 3; ++i) {
+    if (geometry_.grid[i] < 1 || geometry_.block[i] < 1 || geometry_.grid[i] > std::numeric_limits<unsigned>::max() ||
+        geometry_.block[i] > std::numeric_limits<unsigned>::max())
+      throw DeviceError("kernel '" + entry_ + "': invalid launch geometry (" + geometry_text(geometry_) +
+                        "): every grid and block dimension must be between 1 and 2^32-1");
+  }
+  if (geometry_.shared_bytes < 0 || geometry_.shared_bytes > std::numeric_limits<unsigned>::max())
+    throw DeviceError("kernel '" + entry_ + "': invalid dynamic shared memory size " +
+                      std::to_string(geometry_.shared_bytes));
+
+  context_->enter();
+  const kc::DriverApi& api = context_->api();
+  const kc::CudaDeviceProperties& device = context_->properties();
+  const std::string where = "device " + std::to_string(context_->ordinal()) + " (" + device.name + ", " +
+                            device.arch() + ")";
+  kc::CUresult rc = api.cuModuleLoadData(&module_, cubin.data());
+  if (rc == 200 /* INVALID_IMAGE */ || rc == 209 /* NO_BINARY_FOR_GPU */ || rc == 222 /* UNSUPPORTED_PTX_VERSION */) {
+    throw DeviceError("kernel '" + entry_ + "': the CUBIN cannot run on " + where + ": " +
+                      context_->driver().error_text(rc) + " (compile for the device's properties[\"target\"])");
+  }
+  context_->check(rc, "cuModuleLoadData(" + entry_ + ")");
+  // With lazy loading (the default since CUDA 12.2) the driver loads the kernel here, not at
+  // its first launch, so a timed launch never waits for a load behind the blocking kernel.
+  rc = api.cuModuleGetFunction(&function_, module_, function_name_.c_str());
+  if (rc == 500 /* NOT_FOUND */) {
+    api.cuModuleUnload(module_);
+    module_ = nullptr;
+    throw DeviceError("the CUBIN has no kernel '" + function_name_ + "'" +
+                      (function_name_ != entry_ ? " (entry '" + entry_ + "')" : std::string()) +
+                      "; was it compiled for another entry?");
+  }
+  try {
+    context_->check(rc, "cuModuleGetFunction(" + function_name_ + ")");
+    int static_shared = 0;
+    context_->check(api.cuFuncGetAttribute(&static_shared, kc::cu::kFuncSharedSizeBytes, function_),
+                    "cuFuncGetAttribute(shared size)");
+    if (static_shared + geometry_.shared_bytes > kDefaultSharedBytesPerBlock) {
+      const std::int64_t limit = device.shared_memory_per_block_optin;
+      if (limit > 0 && static_shared + geometry_.shared_bytes > limit)
+        throw DeviceError("kernel '" + entry_ + "' needs " + std::to_string(static_shared) + " bytes of static + " +
+                          std::to_string(geometry_.shared_bytes) + " bytes of dynamic shared memory, above the " +
+                          std::to_string(limit) + "-byte per-block limit of " + where);
+      context_->check(api.cuFuncSetAttribute(function_, kc::cu::kFuncMaxDynamicSharedSizeBytes,
+                                             static_cast<int>(geometry_.shared_bytes)),
+                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = " + std::to_string(geometry_.shared_bytes) +
+                          ")");
+    }
+    if (api.cuFuncGetParamInfo) {
+      std::vector<std::size_t> sizes;
+      for (std::size_t index = 0; index < 4096; ++index) {
+        std::size_t offset = 0, size = 0;
+        rc = api.cuFuncGetParamInfo(function_, index, &offset, &size);
+        if (rc != kc::cu::kSuccess) break;
+        sizes.push_back(size);
+      }
+      // INVALID_VALUE marks the end of the list; anything else means the driver cannot say.
+      if (rc == kc::cu::kErrorInvalidValue) parameter_sizes_ = std::move(sizes);
+    }
+  } catch (...) {
+    api.cuModuleUnload(module_);
+    module_ = nullptr;
+    throw;
+  }
+}
+
+CudaKernel::~CudaKernel() {
+  if (!context_) return;
+  const kc::DriverApi& api = context_->api();
+  // A poisoned context refuses these; the process is about to be replaced anyway.
+  if (!context_->poisoned()) {
+    try {
+      context_->enter();
+    } catch (const DeviceError&) {
+    }
+  }
+  free_buffers();
+  if (module_) api.cuModuleUnload(module_);
+}
+
+void CudaKernel::free_buffers() {
+  for (Bound& b : arguments_) {
+    if (b.pointer) context_->api().cuMemFree(b.pointer);
+    b.pointer = 0;
+  }
+  arguments_.clear();
+  parameters_.clear();
+  is_bound_ = false;
+}
+
+void CudaKernel::bind(std::vector<HostArgument>& args) {
+  context_->enter();
+  const std::size_t expected_count = parameter_sizes_ ? parameter_sizes_->size() : signature_.size();
+  if ((parameter_sizes_ || !signature_.empty()) && args.size() != expected_count)
+    throw DeviceError("kernel '" + entry_ + "' takes " + std::to_string(expected_count) + " parameters but " +
+                      std::to_string(args.size()) + " arguments were given");
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const HostArgument& a = args[i];
+    const std::string which = "argument " + std::to_string(i + 1) + " ('" + a.name + "')";
+    if (a.data.size() % element_size(a.type) != 0)
+      throw DeviceError(which + ": " + std::to_string(a.data.size()) + " bytes is not a whole number of " +
+                        std::string(element_type_name(a.type)) + " elements");
+    if (!a.is_array && a.data.size() != element_size(a.type))
+      throw DeviceError(which + ": a scalar holds " + std::to_string(a.data.size()) + " bytes, expected " +
+                        std::to_string(element_size(a.type)));
+    if (!signature_.empty() && describe(a) != signature_[i])
+      throw DeviceError(which + ": the kernel was compiled for " + signature_[i] + ", got " + describe(a));
+    if (parameter_sizes_) {
+      const std::size_t passed = a.is_array ? sizeof(kc::CUdeviceptr) : element_size(a.type);
+      if ((*parameter_sizes_)[i] != passed)
+        throw DeviceError(which + ": kernel '" + entry_ + "' takes a " + std::to_string((*parameter_sizes_)[i]) +
+                          "-byte parameter here, but " + describe(a) + " passes " + std::to_string(passed) +
+                          " bytes" + (a.is_array ? " (a device pointer)" : ""));
+    }
+  }
+
+  free_buffers();
+  const kc::DriverApi& api = context_->api();
+  arguments_.reserve(args.size());
+  try {
+    for (const HostArgument& a : args) {
+      Bound b;
+      b.name = a.name;
+      b.type = a.type;
+      b.is_array = a.is_array;
+      b.bytes = a.data.size();
+      arguments_.push_back(std::move(b));
+      Bound& stored = arguments_.back();
+      if (!a.is_array) {
+        stored.value = a.data;
+      } else if (stored.bytes > 0) {
+        context_->check(api.cuMemAlloc(&stored.pointer, stored.bytes),
+                        "cuMemAlloc(" + std::to_string(stored.bytes) + " bytes for '" + a.name + "')");
+        context_->check(api.cuMemcpyHtoD(stored.pointer, a.data.data(), stored.bytes),
+                        "cuMemcpyHtoD('" + a.name + "')");
+      }
+    }
+  } catch (...) {
+    free_buffers();
+    throw;
+  }
+  // Addresses into arguments_, which no longer changes size.
+  for (Bound& b : arguments_) parameters_.push_back(b.is_array ? static_cast<void*>(&b.pointer) : b.value.data());
+  is_bound_ = true;
+}
+
+CudaKernel::Bound& CudaKernel::bound(const std::string& name, const char* what) {
+  if (!is_bound_) throw DeviceError(std::string(what) + ": no arguments are bound");
+  for (Bound& b : arguments_)
+    if (b.name == name) return b;
+  throw DeviceError(std::string(what) + ": no bound argument is named '" + name + "'");
+}
+
+void CudaKernel::upload(const HostArgument& arg) {
+  Bound& target = bound(arg.name, "upload");
+  if (arg.data.size() != target.bytes || arg.type != target.type || arg.is_array != target.is_array)
+    throw DeviceError("upload of '" + arg.name + "': " + std::to_string(arg.data.size()) + " bytes of " + describe(arg) +
+                      " do not match the bound argument's " + std::to_string(target.bytes) + " bytes of " +
+                      std::string(element_type_name(target.type)) + (target.is_array ? "*" : ""));
+  context_->enter();
+  if (!target.is_array) {
+    std::memcpy(target.value.data(), arg.data.data(), target.bytes);
+  } else if (target.bytes > 0) {
+    context_->check(context_->api().cuMemcpyHtoD(target.pointer, arg.data.data(), target.bytes),
+                    "cuMemcpyHtoD('" + arg.name + "')");
+  }
+}
+
+void CudaKernel::download(HostArgument& arg) {
+  Bound& source = bound(arg.name, "download");
+  context_->enter();
+  arg.type = source.type;
+  arg.is_array = source.is_array;
+  if (!source.is_array) {
+    arg.data = source.value;
+    return;
+  }
+  arg.data.resize(source.bytes);
+  if (source.bytes > 0)
+    context_->check(context_->api().cuMemcpyDtoH(arg.data.data(), source.pointer, source.bytes),
+                    "cuMemcpyDtoH('" + arg.name + "')");
+}
+
+void CudaKernel::enqueue_launch() {
+  const LaunchGeometry& g = geometry_;
+  context_->check(
+      context_->api().cuLaunchKernel(function_, static_cast<unsigned>(g.grid[0]), static_cast<unsigned>(g.grid[1]),
+                                     static_cast<unsigned>(g.grid[2]), static_cast<unsigned>(g.block[0]),
+                                     static_cast<unsigned>(g.block[1]), static_cast<unsigned>(g.block[2]),
+                                     static_cast<unsigned>(g.shared_bytes), context_->stream(), parameters_.data(),
+                                     nullptr),
+      "cuLaunchKernel(" + entry_ + ", " + geometry_text(g) + ")");
+}
+
+void CudaKernel::run() {
+  if (!is_bound_) throw DeviceError("run: bind() the arguments first");
+  context_->enter();
+  enqueue_launch();
+  context_->check(context_->api().cuStreamSynchronize(context_->stream()), "kernel '" + entry_ + "'");
+}
+
+TimedRun CudaKernel::run_timed_sample(bool cold) {
+  if (!is_bound_) throw DeviceError("run: bind() the arguments first");
+  return context_->time([this] { enqueue_launch(); }, cold);
+}
+
+double CudaKernel::run_timed(bool cold) { return run_timed_sample(cold).seconds; }
+
+nlohmann::json CudaKernel::attributes() const {
+  const kc::DriverApi& api = context_->api();
+  nlohmann::json j = nlohmann::json::object();
+  const std::pair<const char*, int> attributes[] = {
+      {"max_threads_per_block", kc::cu::kFuncMaxThreadsPerBlock},
+      {"shared_size_bytes", kc::cu::kFuncSharedSizeBytes},
+      {"const_size_bytes", kc::cu::kFuncConstSizeBytes},
+      {"local_size_bytes", kc::cu::kFuncLocalSizeBytes},
+      {"num_regs", kc::cu::kFuncNumRegs},
+      {"ptx_version", kc::cu::kFuncPtxVersion},
+      {"binary_version", kc::cu::kFuncBinaryVersion},
+      {"max_dynamic_shared_size_bytes", kc::cu::kFuncMaxDynamicSharedSizeBytes},
+  };
+  for (const auto& [name, attribute] : attributes) {
+    int value = 0;
+    if (api.cuFuncGetAttribute(&value, attribute, function_) == kc::cu::kSuccess) j[name] = value;
+  }
+  if (parameter_sizes_) j["parameter_sizes"] = *parameter_sizes_;
+  return j;
+}
+
+}  // namespace ktune::device::cuda
