@@ -19,6 +19,7 @@ struct BenchArgs {
   bool force = false;
   bool racing = false;
   int device = 0;
+  std::vector<int> devices;
 };
 
 std::vector<Config> configs_from(const BenchArgs& args, const spec::TuningProblem& problem) {
@@ -94,6 +95,7 @@ void add_bench_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_flag("--force", args->force, "Run configurations that violate the spec's constraints");
   cmd->add_flag("--racing", args->racing, "Allow racing between the given configurations (off by default)");
   cmd->add_option("--device", args->device, "Device ordinal within the backend");
+  cmd->add_option("--devices", args->devices, "Several devices measured in parallel, one worker each: 0,1")->delimiter(',');
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
       tuner::TuneOptions o;
@@ -103,7 +105,7 @@ void add_bench_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       o.fixed_configs = configs_from(*args, problem);
       o.racing = args->racing;
       o.resume = false;
-      o.device = args->device;
+      o.devices = args->devices.empty() ? std::vector<int>{args->device} : args->devices;
       o.db_path = database_path(global);
       o.worker = {self_executable(), {"worker"}, {}};
       o.progress = report::ProgressStyle::None;

@@ -21,6 +21,7 @@ struct TuneArgs {
   bool no_resume = false;
   int jobs = 0;
   int device = 0;
+  std::vector<int> devices;
   std::string progress = "auto";
 };
 
@@ -83,6 +84,7 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_flag("--no-resume", args->no_resume, "Measure configurations again even if the database has them");
   cmd->add_option("--jobs", args->jobs, "Compiler threads (default: one per core)");
   cmd->add_option("--device", args->device, "Device ordinal within the backend");
+  cmd->add_option("--devices", args->devices, "Several devices measured in parallel, one worker each: 0,1")->delimiter(',');
   cmd->add_option("--progress", args->progress, "auto (bar on a terminal, JSON lines otherwise), bar, json, none");
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
@@ -96,7 +98,7 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       if (args->no_racing) o.racing = false;
       o.resume = !args->no_resume;
       o.compile_jobs = args->jobs;
-      o.device = args->device;
+      o.devices = args->devices.empty() ? std::vector<int>{args->device} : args->devices;
       o.db_path = database_path(global);
       o.worker = {self_executable(), {"worker"}, {}};
       o.progress = report::parse_progress_style(args->progress);

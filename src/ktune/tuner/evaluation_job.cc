@@ -3,6 +3,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <thread>
 
 #include "ktune/device/registry.h"
 #include "ktune/tuner/instantiate.h"
@@ -30,7 +34,8 @@ nlohmann::json to_json(const EvaluationRequest& r) {
                       {"artifact", r.artifact},
                       {"policy", measure::policy_to_json(r.policy)},
                       {"cold", r.cold},
-                      {"measure", r.measure}};
+                      {"measure", r.measure},
+                      {"run_timeout_seconds", r.run_timeout_seconds}};
   j["reference_artifact"] = r.reference_artifact ? nlohmann::json(*r.reference_artifact) : nlohmann::json(nullptr);
   j["incumbent"] = r.incumbent ? measure::stats_to_json(*r.incumbent) : nlohmann::json(nullptr);
   return j;
@@ -49,6 +54,7 @@ EvaluationRequest evaluation_request_from_json(const nlohmann::json& j) {
   if (!j.at("incumbent").is_null()) r.incumbent = measure::stats_from_json(j.at("incumbent"));
   r.cold = j.at("cold").get<bool>();
   r.measure = j.at("measure").get<bool>();
+  r.run_timeout_seconds = j.value("run_timeout_seconds", 0.0);
   return r;
 }
 
@@ -75,13 +81,68 @@ EvaluationReply evaluation_reply_from_json(const nlohmann::json& j) {
   return r;
 }
 
+// Ends the worker when one kernel run takes longer than allowed. A hung GPU kernel cannot be
+// interrupted from inside the process, so the process ends itself and the tuner starts another.
+class Evaluator::Watchdog {
+ public:
+  Watchdog() : thread_([this] { watch(); }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      quit_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void arm(double seconds, std::string what) {
+    if (seconds <= 0) return;
+    std::lock_guard lock(mutex_);
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                       std::chrono::duration<double>(seconds));
+    limit_ = seconds;
+    what_ = std::move(what);
+    armed_ = true;
+    wake_.notify_all();
+  }
+  void disarm() {
+    std::lock_guard lock(mutex_);
+    armed_ = false;
+  }
+
+ private:
+  void watch() {
+    std::unique_lock lock(mutex_);
+    while (!quit_) {
+      if (!armed_) {
+        wake_.wait(lock);
+        continue;
+      }
+      if (wake_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ &&
+          std::chrono::steady_clock::now() >= deadline_) {
+        std::fprintf(stderr, "ktune watchdog: %s did not finish within %.3g s; the worker ends itself\n",
+                     what_.c_str(), limit_);
+        std::fflush(stderr);
+        ::_exit(kWatchdogExitCode);
+      }
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::chrono::steady_clock::time_point deadline_{};
+  double limit_ = 0;
+  std::string what_;
+  bool armed_ = false;
+  bool quit_ = false;
+  std::thread thread_;
+};
+
 struct Evaluator::ProblemEntry {
   spec::TuningProblem problem;
   // Reference outputs by the identity of the arguments they were computed for.
   std::map<std::string, std::vector<device::HostArgument>> reference_outputs;
 };
 
-Evaluator::Evaluator() = default;
+Evaluator::Evaluator() : watchdog_(std::make_unique<Watchdog>()) {}
 Evaluator::~Evaluator() = default;
 
 device::Backend& Evaluator::backend(const std::string& name) {
@@ -115,15 +176,28 @@ std::string arguments_identity(const std::vector<device::HostArgument>& args) {
   return id;
 }
 
+template <typename Watchdog>
 class KernelSamples : public measure::SampleSource {
  public:
-  KernelSamples(device::LoadedKernel& kernel, bool cold) : kernel_(kernel), cold_(cold) {}
-  measure::Sample sample() override { return {kernel_.run_timed(cold_), true}; }
-  void warmup_run() override { (void)kernel_.run_timed(false); }
+  KernelSamples(device::LoadedKernel& kernel, bool cold, Watchdog& watchdog, double limit)
+      : kernel_(kernel), cold_(cold), watchdog_(watchdog), limit_(limit) {}
+  measure::Sample sample() override {
+    watchdog_.arm(limit_, "a timed run of the kernel");
+    device::TimedRun run = kernel_.run_timed_sample(cold_);
+    watchdog_.disarm();
+    return {run.seconds, run.valid};
+  }
+  void warmup_run() override {
+    watchdog_.arm(limit_, "a warmup run of the kernel");
+    (void)kernel_.run_timed(false);
+    watchdog_.disarm();
+  }
 
  private:
   device::LoadedKernel& kernel_;
   bool cold_;
+  Watchdog& watchdog_;
+  double limit_;
 };
 
 }  // namespace
@@ -179,7 +253,9 @@ EvaluationReply Evaluator::evaluate(const EvaluationRequest& request) {
       kernel->upload(args[i]);
       ++out_index;
     }
+    watchdog_->arm(request.run_timeout_seconds, "the verification run of the kernel");
     kernel->run();
+    watchdog_->disarm();
     bool pass = true;
     std::size_t ref_index = 0;
     for (auto& a : args) {
@@ -208,7 +284,7 @@ EvaluationReply Evaluator::evaluate(const EvaluationRequest& request) {
   }
 
   if (request.measure) {
-    KernelSamples samples(*kernel, request.cold);
+    KernelSamples<Watchdog> samples(*kernel, request.cold, *watchdog_, request.run_timeout_seconds);
     reply.measurement = measure::run_measurement(samples, request.policy, request.incumbent);
   }
   return reply;
@@ -221,6 +297,12 @@ nlohmann::json Evaluator::handle(const nlohmann::json& request) {
   EvaluationRequest r = evaluation_request_from_json(request);
   try {
     return to_json(evaluate(r));
+  } catch (const device::ContextPoisoned& e) {
+    // The device context is unusable after a sticky error: never reuse it. The tuner sees the
+    // exit code and this message, records the candidate, and starts a fresh worker.
+    std::fprintf(stderr, "ktune worker: device context poisoned: %s\n", e.what());
+    std::fflush(stderr);
+    ::_exit(kContextPoisonedExitCode);
   } catch (const std::exception& e) {
     EvaluationReply reply;
     reply.status = EvaluationStatus::RuntimeError;

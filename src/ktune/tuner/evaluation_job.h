@@ -31,7 +31,14 @@ struct EvaluationRequest {
   std::optional<measure::Stats> incumbent;  // for racing
   bool cold = true;                          // flush caches before each sample
   bool measure = true;                       // false: verify only
+  // A single kernel run longer than this is a hang: the worker prints why and exits with
+  // kWatchdogExitCode (0: no per-run limit; the tuner's call timeout still applies).
+  double run_timeout_seconds = 0;
 };
+
+// Exit codes of a worker that ended itself on purpose (the tuner maps them to statuses).
+inline constexpr int kWatchdogExitCode = 124;         // a run exceeded run_timeout_seconds -> timeout
+inline constexpr int kContextPoisonedExitCode = 125;  // sticky device error (e.g. illegal address) -> runtime_error
 
 enum class EvaluationStatus { Ok, WrongResult, RuntimeError };
 std::string_view to_string(EvaluationStatus status);
@@ -65,6 +72,8 @@ class Evaluator {
   device::Backend& backend(const std::string& name);
   std::map<std::string, std::unique_ptr<ProblemEntry>> problems_;
   std::map<std::string, std::unique_ptr<device::Backend>> backends_;
+  class Watchdog;
+  std::unique_ptr<Watchdog> watchdog_;
 };
 
 }  // namespace ktune::tuner

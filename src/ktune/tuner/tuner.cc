@@ -3,11 +3,11 @@
 #include <chrono>
 #include <deque>
 #include <future>
+#include <thread>
 
 #include "ktune/core/thread_pool.h"
 #include "ktune/device/device.h"
 #include "ktune/device/registry.h"
-#include "ktune/measure/throughput.h"
 #include "ktune/search/strategy.h"
 #include "ktune/spec/problem.h"
 #include "ktune/tuner/evaluation_job.h"
@@ -46,6 +46,20 @@ struct Pending {
   Config config;
   std::future<device::CompileResult> compiled;
   double started_unix = 0;
+};
+
+// One device and the worker process that measures on it.
+struct Lane {
+  int ordinal = 0;
+  device::DeviceInfo info;
+  db::DeviceRecord record;
+  std::int64_t session_id = 0;
+  std::unique_ptr<worker::WorkerProcess> worker;
+  bool busy = false;
+  bool reference_warm = false;
+  std::future<worker::WorkerProcess::Outcome> call;
+  db::ResultRecord result;  // filled in as far as known while the call runs
+  Config config;
 };
 
 void fill_stats(db::ResultRecord& r, const measure::Measurement& m) {
@@ -89,12 +103,25 @@ TuneSummary run_tuning(const TuneOptions& options) {
   device::Availability availability = backend->availability();
   if (!availability.available)
     throw TuneError("the " + backend->name() + " backend is not available on this machine: " + availability.reason);
-  std::vector<device::DeviceInfo> devices = backend->devices();
-  if (options.device < 0 || static_cast<std::size_t>(options.device) >= devices.size())
-    throw TuneError("no " + backend->name() + " device " + std::to_string(options.device) + " (found " +
-                    std::to_string(devices.size()) + ")");
-  const device::DeviceInfo& dev = devices[static_cast<std::size_t>(options.device)];
-  const std::string target = dev.properties.value("target", "");
+  std::vector<device::DeviceInfo> all_devices = backend->devices();
+  if (options.devices.empty()) throw TuneError("no device selected");
+  std::vector<Lane> lanes;
+  for (int ordinal : options.devices) {
+    if (ordinal < 0 || static_cast<std::size_t>(ordinal) >= all_devices.size())
+      throw TuneError("no " + backend->name() + " device " + std::to_string(ordinal) + " (found " +
+                      std::to_string(all_devices.size()) + ")");
+    for (const auto& lane : lanes)
+      if (lane.ordinal == ordinal) throw TuneError("device " + std::to_string(ordinal) + " is selected twice");
+    Lane lane;
+    lane.ordinal = ordinal;
+    lane.info = all_devices[static_cast<std::size_t>(ordinal)];
+    lanes.push_back(std::move(lane));
+  }
+  const std::string target = lanes.front().info.properties.value("target", "");
+  for (const auto& lane : lanes)
+    if (lane.info.properties.value("target", "") != target)
+      throw TuneError("the selected devices need different compile targets (" + target + ", " +
+                      lane.info.properties.value("target", "") + "): tune them separately");
 
   measure::Policy policy = problem.policy;
   if (options.racing) policy.racing = *options.racing;
@@ -106,8 +133,6 @@ TuneSummary run_tuning(const TuneOptions& options) {
   db::Database database(options.db_path.empty() ? db::Database::default_path() : options.db_path);
   database.mark_abandoned_sessions();
   TuneSummary summary;
-  summary.device = {0, dev.fingerprint, dev.backend, dev.name, dev.properties};
-  summary.device.id = database.upsert_device(summary.device);
   summary.kernel = {0, problem.kernel_hash(), problem.name, std::string(spec::language_name(problem.language)),
                     problem.sources.front().string()};
   summary.kernel.id = database.upsert_kernel(summary.kernel);
@@ -115,11 +140,6 @@ TuneSummary run_tuning(const TuneOptions& options) {
   summary.problem.id = database.upsert_problem(summary.problem);
   summary.strategy = strategy_name;
   summary.space_size = space.size();
-
-  std::map<std::string, db::ResultRecord> prior;
-  if (options.resume && !options.fixed_configs)
-    for (auto& r : database.results_for(summary.device.id, summary.kernel.id, summary.problem.id))
-      prior[r.config_key] = std::move(r);
 
   std::unique_ptr<search::Strategy> strategy =
       options.fixed_configs ? std::make_unique<FixedList>(*options.fixed_configs)
@@ -129,11 +149,32 @@ TuneSummary run_tuning(const TuneOptions& options) {
                                     {"sizes", config_to_json(problem.sizes)},
                                     {"seed", seed},
                                     {"policy", measure::policy_to_json(policy)},
+                                    {"devices", options.devices},
                                     {"label", options.session_label.empty() ? "tune" : options.session_label}};
   if (max_evaluations) session_options["max_evaluations"] = *max_evaluations;
   if (max_seconds) session_options["max_seconds"] = *max_seconds;
-  summary.session_id = database.begin_session(summary.device.id, summary.kernel.id, summary.problem.id,
-                                              strategy_name, session_options);
+
+  // Results already in the database for any selected device are not measured again.
+  std::map<std::string, db::ResultRecord> prior;
+  for (auto& lane : lanes) {
+    lane.record = {0, lane.info.fingerprint, lane.info.backend, lane.info.name, lane.info.properties};
+    lane.record.id = database.upsert_device(lane.record);
+    if (options.resume && !options.fixed_configs)
+      for (auto& r : database.results_for(lane.record.id, summary.kernel.id, summary.problem.id))
+        prior.emplace(r.config_key, std::move(r));
+  }
+  for (auto& lane : lanes) {
+    lane.session_id = database.begin_session(lane.record.id, summary.kernel.id, summary.problem.id, strategy_name,
+                                             session_options);
+    summary.session_ids.push_back(lane.session_id);
+    summary.devices.push_back(lane.record);
+    lane.worker = std::make_unique<worker::WorkerProcess>(options.worker);
+  }
+  summary.session_id = lanes.front().session_id;
+  summary.device = lanes.front().record;
+  auto finish_sessions = [&](std::string_view state) {
+    for (const auto& lane : lanes) database.finish_session(lane.session_id, state);
+  };
 
   // The reference is compiled once, before any candidate: without it nothing can be verified.
   std::optional<device::CompileResult> reference;
@@ -143,7 +184,7 @@ TuneSummary run_tuning(const TuneOptions& options) {
                                      : compile_request(problem, problem.reference.config, target);
     device::CompileResult r = backend->compiler().compile(req);
     if (!r.ok) {
-      database.finish_session(summary.session_id, db::kSessionFailed);
+      finish_sessions(db::kSessionFailed);
       throw TuneError("the reference kernel does not compile, so no candidate can be verified:\n" + r.log);
     }
     reference = r;
@@ -159,6 +200,7 @@ TuneSummary run_tuning(const TuneOptions& options) {
       incumbent = stats_of(r);
     }
   };
+  for (const auto& [key, r] : prior) consider_best(r);
 
   report::Progress progress(options.progress, options.progress_stream, max_seconds);
   report::ProgressUpdate update;
@@ -166,21 +208,20 @@ TuneSummary run_tuning(const TuneOptions& options) {
   else update.total = max_evaluations ? std::min<std::uint64_t>(*max_evaluations, space.size()) : space.size();
 
   ThreadPool pool(options.compile_jobs > 0 ? static_cast<std::size_t>(options.compile_jobs) : 0);
-  worker::WorkerProcess worker(options.worker);
-  const std::size_t depth = pool.size() + 1;
+  const std::size_t depth = pool.size() + lanes.size();
   std::deque<Pending> pending;
   bool exhausted = false;
   std::uint64_t counted = 0;  // resumed + evaluated + in flight, against max_evaluations
-  bool reference_warm = false;
 
   auto budget_left = [&] { return !max_evaluations || counted < *max_evaluations; };
   auto time_left = [&] { return !max_seconds || elapsed() < *max_seconds; };
 
-  auto record = [&](db::ResultRecord r) {
-    r.session_id = summary.session_id;
-    r.device_id = summary.device.id;
+  auto record = [&](Lane& lane, db::ResultRecord r) {
+    r.session_id = lane.session_id;
+    r.device_id = lane.record.id;
     r.kernel_id = summary.kernel.id;
     r.problem_id = summary.problem.id;
+    if (r.finished_at_unix == 0) r.finished_at_unix = now_unix();
     r.id = database.insert_result(r);
     ++summary.evaluated;
     ++summary.by_status[std::string(db::to_string(r.status))];
@@ -198,10 +239,8 @@ TuneSummary run_tuning(const TuneOptions& options) {
     summary.results.push_back(std::move(r));
   };
 
-  for (const auto& [key, r] : prior) consider_best(r);
-
-  while (!interrupt_flag().load()) {
-    while (!exhausted && pending.size() < depth && budget_left() && time_left()) {
+  auto refill = [&] {
+    while (!exhausted && pending.size() < depth && budget_left() && time_left() && !interrupt_flag().load()) {
       std::optional<Config> config = strategy->ask();
       if (!config) {
         exhausted = true;
@@ -220,26 +259,43 @@ TuneSummary run_tuning(const TuneOptions& options) {
       device::Compiler* compiler = &backend->compiler();
       pending.push_back({*config, pool.submit([compiler, req] { return compiler->compile(req); }), now_unix()});
     }
-    if (pending.empty()) break;
-    if (!time_left()) break;
+  };
 
+  // Starts the front candidate on `lane`, or records it at once when it cannot run.
+  auto dispatch = [&](Lane& lane) {
     Pending p = std::move(pending.front());
     pending.pop_front();
     device::CompileResult compiled = p.compiled.get();
-
     db::ResultRecord r;
     r.config_key = config_key(p.config);
     r.config = config_to_json(p.config);
     r.compile_seconds = compiled.seconds;
     r.compile_cache_hit = compiled.cache_hit;
-    r.resources = compiled.resources;
+    r.resources = compiled.resources.is_object() ? compiled.resources : nlohmann::json::object();
     r.started_at_unix = p.started_unix;
     if (!compiled.ok) {
       r.status = compiled.log.find("timed out") != std::string::npos ? db::Status::Timeout : db::Status::CompileError;
       r.error = compiled.log;
-      r.finished_at_unix = now_unix();
-      record(std::move(r));
-      continue;
+      record(lane, std::move(r));
+      return;
+    }
+    device::LaunchGeometry geometry;
+    try {
+      geometry = launch_geometry(problem, p.config);
+    } catch (const std::exception& e) {
+      r.status = db::Status::RuntimeError;
+      r.error = e.what();
+      record(lane, std::move(r));
+      return;
+    }
+    // Static screening: a config that cannot launch never touches the device.
+    device::ScreenResult screen = backend->screen(lane.ordinal, compiled, geometry);
+    if (!screen.details.empty()) r.resources["occupancy"] = screen.details;
+    if (!screen.launchable) {
+      r.status = db::Status::ResourceLimit;
+      r.error = screen.reason;
+      record(lane, std::move(r));
+      return;
     }
 
     EvaluationRequest req;
@@ -247,19 +303,31 @@ TuneSummary run_tuning(const TuneOptions& options) {
     req.size_overrides = options.size_overrides;
     req.config = p.config;
     req.backend = backend->name();
-    req.device = options.device;
+    req.device = lane.ordinal;
     req.artifact = compiled;
     req.reference_artifact = reference;
     req.policy = policy;
     if (policy.racing) req.incumbent = incumbent;
+    // A single run far slower than the best so far is a hang: the worker's watchdog ends it.
+    const double spec_timeout = problem.tune.candidate_timeout_seconds;
+    if (incumbent) req.run_timeout_seconds = std::max(2.0, 200.0 * incumbent->median);
+    if (spec_timeout > 0) req.run_timeout_seconds = req.run_timeout_seconds > 0 ? std::min(req.run_timeout_seconds, spec_timeout) : spec_timeout;
 
-    double timeout = problem.tune.candidate_timeout_seconds > 0
-                         ? problem.tune.candidate_timeout_seconds
-                         : policy.warmup_seconds + 1.5 * policy.timeout_seconds + 10.0;
-    if (!reference_warm && reference) timeout += 60.0;  // the first call also computes the reference
+    double timeout = spec_timeout > 0 ? spec_timeout : policy.warmup_seconds + 1.5 * policy.timeout_seconds + 10.0;
+    if (!lane.reference_warm && reference) timeout += 60.0;  // the first call also computes the reference
+    lane.result = std::move(r);
+    lane.config = p.config;
+    lane.busy = true;
+    worker::WorkerProcess* w = lane.worker.get();
+    lane.call = std::async(std::launch::async, [w, j = to_json(req), timeout] { return w->call(j, timeout); });
+  };
 
-    worker::WorkerProcess::Outcome outcome = worker.call(to_json(req), timeout);
+  auto complete = [&](Lane& lane) {
+    worker::WorkerProcess::Outcome outcome = lane.call.get();
+    lane.busy = false;
+    db::ResultRecord r = std::move(lane.result);
     r.finished_at_unix = now_unix();
+    r.resources["device_ordinal"] = lane.ordinal;
     if (auto* reply_json = std::get_if<nlohmann::json>(&outcome)) {
       EvaluationReply reply;
       try {
@@ -270,7 +338,7 @@ TuneSummary run_tuning(const TuneOptions& options) {
         reply.status = EvaluationStatus::RuntimeError;
         reply.error = e.what();
       }
-      reference_warm = true;
+      lane.reference_warm = true;
       r.verification = reply.verification;
       r.error = reply.error;
       if (reply.status == EvaluationStatus::WrongResult) r.status = db::Status::WrongResult;
@@ -278,23 +346,51 @@ TuneSummary run_tuning(const TuneOptions& options) {
       else r.status = db::Status::Ok;
       if (reply.measurement) {
         fill_stats(r, *reply.measurement);
-        if (auto flops = flop_count(problem, p.config); flops && r.median_s && *r.median_s > 0)
+        if (reply.measurement->discarded_samples > 0) r.resources["discarded_samples"] = reply.measurement->discarded_samples;
+        if (auto flops = flop_count(problem, lane.config); flops && r.median_s && *r.median_s > 0)
           r.gflops = *flops / *r.median_s / 1e9;
-        if (auto bytes = byte_count(problem, p.config); bytes && r.median_s && *r.median_s > 0)
+        if (auto bytes = byte_count(problem, lane.config); bytes && r.median_s && *r.median_s > 0)
           r.gbps = *bytes / *r.median_s / 1e9;
       }
     } else if (auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
-      reference_warm = false;
-      r.status = db::Status::Crashed;
+      lane.reference_warm = false;
+      if (crashed->exit_code == kWatchdogExitCode) r.status = db::Status::Timeout;
+      else if (crashed->exit_code == kContextPoisonedExitCode) r.status = db::Status::RuntimeError;
+      else r.status = db::Status::Crashed;
       r.error = crashed->description + (crashed->stderr_tail.empty() ? "" : "\n" + crashed->stderr_tail);
     } else {
       const auto& timed_out = std::get<worker::WorkerProcess::TimedOut>(outcome);
-      reference_warm = false;
+      lane.reference_warm = false;
       r.status = db::Status::Timeout;
       r.error = "no answer within " + std::to_string(timed_out.seconds) + " s; the worker was killed" +
                 (timed_out.stderr_tail.empty() ? "" : "\n" + timed_out.stderr_tail);
     }
-    record(std::move(r));
+    record(lane, std::move(r));
+  };
+
+  auto any_busy = [&] {
+    for (const auto& lane : lanes)
+      if (lane.busy) return true;
+    return false;
+  };
+
+  for (;;) {
+    const bool stopping = interrupt_flag().load() || !time_left();
+    if (!stopping) refill();
+    for (auto& lane : lanes) {
+      while (!stopping && !lane.busy && !pending.empty() &&
+             pending.front().compiled.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        dispatch(lane);
+    }
+    if (!any_busy() && (stopping || pending.empty())) break;
+    bool progressed = false;
+    for (auto& lane : lanes) {
+      if (lane.busy && lane.call.wait_for(std::chrono::milliseconds(2)) == std::future_status::ready) {
+        complete(lane);
+        progressed = true;
+      }
+    }
+    if (!progressed && !any_busy() && !pending.empty()) pending.front().compiled.wait_for(std::chrono::milliseconds(20));
   }
 
   pool.cancel_pending();
@@ -302,13 +398,15 @@ TuneSummary run_tuning(const TuneOptions& options) {
   else if (!time_left()) summary.stop_reason = "time budget";
   else if (exhausted) summary.stop_reason = options.fixed_configs ? "done" : "space exhausted";
   else summary.stop_reason = "max evaluations";
-  // Futures still pending belong to configs that were never measured; wait so no thread outlives us.
+  // Compiles still queued belong to configs that were never measured; wait so no thread outlives us.
   for (auto& p : pending)
     if (p.compiled.valid()) p.compiled.wait();
-  worker.stop();
-  database.finish_session(summary.session_id,
-                          interrupt_flag().load() ? db::kSessionInterrupted : db::kSessionFinished);
-  summary.best = database.best(summary.device.id, summary.kernel.id, summary.problem.id);
+  for (auto& lane : lanes) lane.worker->stop();
+  finish_sessions(interrupt_flag().load() ? db::kSessionInterrupted : db::kSessionFinished);
+  for (const auto& lane : lanes) {
+    auto b = database.best(lane.record.id, summary.kernel.id, summary.problem.id);
+    if (b && (!summary.best || *b->median_s < *summary.best->median_s)) summary.best = b;
+  }
   summary.wall_seconds = elapsed();
   update.best_seconds = best_seconds;
   update.best_config = best_key;

@@ -34,7 +34,9 @@ struct TuneOptions {
   std::optional<bool> racing;
   bool resume = true;
   int compile_jobs = 0;  // 0: one per core
-  int device = 0;
+  // Device ordinals within the backend; one worker process per device measures candidates
+  // in parallel (each candidate on one device; results are recorded per device).
+  std::vector<int> devices{0};
   std::filesystem::path db_path;
   worker::WorkerCommand worker;  // how to start a worker process
   report::ProgressStyle progress = report::ProgressStyle::Auto;
@@ -45,8 +47,10 @@ struct TuneOptions {
 };
 
 struct TuneSummary {
-  std::int64_t session_id = 0;
-  db::DeviceRecord device;
+  std::int64_t session_id = 0;           // the first device's session
+  std::vector<std::int64_t> session_ids;  // one per device
+  db::DeviceRecord device;                // the first device
+  std::vector<db::DeviceRecord> devices;
   db::KernelRecord kernel;
   db::ProblemRecord problem;
   std::string strategy;
@@ -55,7 +59,7 @@ struct TuneSummary {
   std::uint64_t resumed = 0;    // configs answered from earlier sessions
   std::map<std::string, std::uint64_t> by_status;
   std::uint64_t raced = 0;
-  std::optional<db::ResultRecord> best;  // fastest ok result for device + kernel + problem
+  std::optional<db::ResultRecord> best;  // fastest ok result for kernel + problem on the devices used
   std::vector<db::ResultRecord> results;  // this session's new results, in order
   std::string stop_reason;                // "space exhausted", "max evaluations", "time budget", "interrupted"
   double wall_seconds = 0;
