@@ -655,7 +655,9 @@ TEST_F(CudaGpu, SaxpyRunsUploadsDownloadsAndTimes) {
   ScreenResult screen = screen_launch(devices_[0].properties, compiled.resources, g);
   EXPECT_TRUE(screen.launchable) << screen.reason;
 
-  auto kernel = backend_->load(0, compiled, "saxpy", g);
+  // As a worker receives it: through JSON.
+  const CompileResult shipped = nlohmann::json(compiled).get<CompileResult>();
+  auto kernel = backend_->load(0, shipped, "saxpy", g);
   std::vector<float> x(n), y(n);
   for (int i = 0; i < n; ++i) {
     x[i] = static_cast<float>(i % 1000);
@@ -708,6 +710,8 @@ TEST_F(CudaGpu, SaxpyRunsUploadsDownloadsAndTimes) {
   std::printf("saxpy n=%d: warm median %.2f us, cold median %.2f us, %d/100 samples invalid; timing %s\n", n,
               warm[25] * 1e6, cold[25] * 1e6, invalid, cuda_kernel->timing().dump().c_str());
   EXPECT_EQ(cuda_kernel->timing()["method"], "blocking_kernel") << cuda_kernel->timing().dump();
+  EXPECT_EQ(cuda_kernel->timing()["invalid_first_launch"], 0);  // run() came first
+  EXPECT_EQ(cuda_kernel->timing()["invalid_blocking_timeout"], 0);
   EXPECT_GT(cold[25], warm[25] * 0.9);
   EXPECT_LT(invalid, 100);
 
@@ -731,6 +735,11 @@ extern "C" __global__ void empty_kernel() {}
   auto kernel = backend_->load(0, sleeper, "sleeper", one);
   std::vector<HostArgument> args = {scalar_argument("ns", ElementType::U64, Value::integer(50000))};
   kernel->bind(args);
+  // Its first launch is a warm-up: plain events, marked invalid.
+  TimedRun first = kernel->run_timed_sample(false);
+  EXPECT_FALSE(first.valid);
+  EXPECT_GT(first.seconds, 49e-6);
+  EXPECT_EQ(dynamic_cast<CudaKernel&>(*kernel).timing()["invalid_first_launch"], 1);
   std::vector<double> samples;
   for (int i = 0; i < 30; ++i) samples.push_back(kernel->run_timed(false));
   std::sort(samples.begin(), samples.end());

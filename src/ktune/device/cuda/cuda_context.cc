@@ -201,7 +201,7 @@ void CudaDeviceContext::release_spin() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
-TimedRun CudaDeviceContext::time(const std::function<void()>& enqueue, bool cold) {
+TimedRun CudaDeviceContext::time(const std::function<void()>& enqueue, bool cold, bool first_launch) {
   enter();
   const kc::DriverApi& api = driver_->api();
   if (cold) {
@@ -211,7 +211,7 @@ TimedRun CudaDeviceContext::time(const std::function<void()>& enqueue, bool cold
   }
 
   bool blocked = false;
-  if (spin_function_) {
+  if (spin_function_ && !first_launch) {
     volatile std::uint32_t* flags = flag_words(host_flags_);
     flags[0] = 0;
     flags[1] = 0;
@@ -250,6 +250,10 @@ TimedRun CudaDeviceContext::time(const std::function<void()>& enqueue, bool cold
 
   TimedRun run{static_cast<double>(milliseconds) * 1e-3, true};
   ++samples_;
+  if (first_launch) {
+    run.valid = false;
+    ++first_launch_samples_;
+  }
   if (blocked && flag_words(host_flags_)[1] != 0) {
     // The host took longer than the timeout to enqueue the launch: the start event may have
     // fired before the launch was queued, so launch overhead is in the sample.
@@ -275,7 +279,8 @@ nlohmann::json CudaDeviceContext::timing_json() const {
                       {"throttle_detection", nvml_ ? "nvml" : "off"},
                       {"samples", samples_},
                       {"invalid_throttled", throttled_samples_},
-                      {"invalid_blocking_timeout", timed_out_samples_}};
+                      {"invalid_blocking_timeout", timed_out_samples_},
+                      {"invalid_first_launch", first_launch_samples_}};
   if (!spin_function_) j["fallback_reason"] = blocking_fallback_reason_;
   if (nvml_) {
     j["default_sm_clock_mhz"] = default_sm_clock_mhz_;

@@ -64,12 +64,17 @@ class CudaDeviceContext {
 
   // Times one launch: `enqueue` must enqueue exactly the kernel on stream() (and throw on
   // failure). cold: flush L2 first (in stream order, before the start event, not timed).
-  TimedRun time(const std::function<void()>& enqueue, bool cold);
+  // first_launch: the function has never run in this context. Its launch may make the driver
+  // synchronize the context (growing the local-memory reservation for its stack), which would
+  // wait for the blocking kernel until its timeout; so that sample is timed with plain events
+  // and marked invalid (a warm-up).
+  TimedRun time(const std::function<void()>& enqueue, bool cold, bool first_launch = false);
 
   bool uses_blocking_kernel() const { return spin_function_ != nullptr; }
   // {"method": "blocking_kernel"|"cuda_events", "fallback_reason", "flush_bytes",
   //  "throttle_detection": "nvml"|"off", "throttle_reason", "default_sm_clock_mhz",
   //  "throttle_threshold_mhz", "samples", "invalid_throttled", "invalid_blocking_timeout",
+  //  "invalid_first_launch",
   //  "last_throttled_clock_mhz", "last_clock_event_reasons"}
   nlohmann::json timing_json() const;
 
@@ -110,6 +115,7 @@ class CudaDeviceContext {
   std::uint64_t samples_ = 0;
   std::uint64_t throttled_samples_ = 0;
   std::uint64_t timed_out_samples_ = 0;
+  std::uint64_t first_launch_samples_ = 0;
   unsigned last_throttled_clock_mhz_ = 0;
   std::string last_clock_event_reasons_;
 };

@@ -35,7 +35,8 @@ class CudaKernel : public LoadedKernel {
   void run() override;
   double run_timed(bool cold) override;
   // GPU time of one launch from CUDA events (launch overhead excluded with the blocking kernel);
-  // valid == false when the SM clock was throttled or the blocking kernel timed out.
+  // valid == false when the SM clock was throttled, the blocking kernel timed out, or this is
+  // the kernel's first launch (timed without the blocking kernel, see CudaDeviceContext::time).
   TimedRun run_timed_sample(bool cold) override;
   void download(HostArgument& arg) override;
 
@@ -69,6 +70,7 @@ class CudaKernel : public LoadedKernel {
   std::vector<Bound> arguments_;
   std::vector<void*> parameters_;  // cuLaunchKernel's kernelParams: addresses of each value
   bool is_bound_ = false;
+  bool launched_ = false;  // a launch of this function has completed in this context
 };
 
 }  // namespace ktune::device::cuda
