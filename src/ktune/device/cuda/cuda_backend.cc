@@ -1,4 +1,5 @@
 #include "ktune/device/cuda/cuda_backend.h"
+#include "ktune/device/cuda/launch_screen.h"
 
 #include <fstream>
 #include <map>
@@ -151,6 +152,19 @@ std::vector<DeviceInfo> CudaBackend::devices() const {
     list.push_back(describe_device(device, facts));
   }
   return list;
+}
+
+device::ScreenResult CudaBackend::screen(int ordinal, const CompileResult& compiled, const LaunchGeometry& geometry) const {
+  std::vector<DeviceInfo> devices;
+  {
+    std::lock_guard lock(devices_mutex_);
+    if (!devices_cache_) devices_cache_ = this->devices();
+    devices = *devices_cache_;
+  }
+  if (ordinal < 0 || static_cast<std::size_t>(ordinal) >= devices.size())
+    return {false, "no CUDA device " + std::to_string(ordinal), {}};
+  cuda::ScreenResult r = cuda::screen_launch(devices[static_cast<std::size_t>(ordinal)].properties, compiled.resources, geometry);
+  return {r.launchable, r.reason, r.occupancy};
 }
 
 std::unique_ptr<LoadedKernel> CudaBackend::load(int ordinal, const CompileResult& compiled, const std::string& entry,

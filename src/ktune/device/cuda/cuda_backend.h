@@ -1,4 +1,7 @@
 #pragma once
+
+#include <mutex>
+#include <optional>
 // The CUDA backend: NVIDIA GPUs through the driver API, kernels compiled with NVRTC. Both
 // libraries are loaded with dlopen, so the backend exists on every machine and says why it is
 // unavailable where they are missing; the compiler works without a driver. See README.md.
@@ -40,10 +43,15 @@ class CudaBackend : public Backend {
   std::unique_ptr<LoadedKernel> load(int ordinal, const CompileResult& compiled, const std::string& entry,
                                      const LaunchGeometry& geometry) override;
 
+  // Occupancy-based screening with the device's own limits (cuda/launch_screen.h).
+  device::ScreenResult screen(int ordinal, const CompileResult& compiled, const LaunchGeometry& geometry) const override;
+
   struct State;  // the driver, NVML and open contexts (cuda_backend.cc)
 
  private:
   CudaBackendOptions options_;
+  mutable std::mutex devices_mutex_;
+  mutable std::optional<std::vector<DeviceInfo>> devices_cache_;  // for screen(): devices don't change
   CudaCompiler compiler_;
   std::unique_ptr<State> state_;
 };
