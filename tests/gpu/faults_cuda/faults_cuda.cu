@@ -1,0 +1,62 @@
+// y = 2 x on a CUDA GPU, where MODE makes the kernel fail in each way a GPU candidate can fail.
+// A C++ kernel in a namespace (entry ktune_faults::scale), with a real tuning knob (BLOCK).
+//  0, 1: correct (grid-stride loop; one element per thread).
+//  2: does not compile.
+//  3: writes to an unmapped address      -> CUDA_ERROR_ILLEGAL_ADDRESS (sticky: runtime_error)
+//  4: __trap()                           -> CUDA_ERROR_LAUNCH_FAILED   (sticky: runtime_error)
+//  5: reads a float4 at a 4-byte offset  -> CUDA_ERROR_MISALIGNED_ADDRESS (sticky: runtime_error)
+//  6: spins forever                      -> the worker's watchdog ends it (timeout)
+//  7: one element wrong                  -> wrong_result
+//  8: launched with 2048 threads a block -> screened before launch (resource_limit)
+//  9: leaves the odd elements unwritten  -> wrong_result (poisoned output)
+// 10: asks for 300 KiB of dynamic shared memory -> screened before launch (resource_limit)
+
+#ifndef MODE
+#define MODE 0
+#endif
+#ifndef BLOCK
+#define BLOCK 256
+#endif
+
+#if MODE == 2
+#error "MODE 2 is a deliberate compile error"
+#endif
+
+namespace ktune_faults {
+
+__global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n) {
+  const int first = blockIdx.x * blockDim.x + threadIdx.x;
+#if MODE == 3
+  if (first == 0) *reinterpret_cast<volatile float*>(16) = 1.0f;
+#elif MODE == 4
+  if (first == 0) __trap();
+#elif MODE == 5
+  if (first == 0) {
+    const float4 v = *reinterpret_cast<const float4*>(reinterpret_cast<const char*>(x) + 4);
+    y[0] = v.x + v.y + v.z + v.w;
+  }
+#elif MODE == 6
+  volatile int forever = 1;
+  while (forever) {
+  }
+#endif
+#if MODE == 1
+  if (first < n) y[first] = 2.0f * x[first];
+#else
+  for (int i = first; i < n; i += gridDim.x * blockDim.x) {
+#if MODE == 9
+    if (i % 2) continue;
+#endif
+    y[i] = 2.0f * x[i];
+  }
+#endif
+#if MODE == 7
+  if (first == n / 2) y[first] += 1.0f;
+#endif
+}
+
+__global__ void scale_reference(const float* __restrict__ x, float* __restrict__ y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = 2.0f * x[i];
+}
+
+}  // namespace ktune_faults
