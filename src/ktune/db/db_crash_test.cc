@@ -52,7 +52,9 @@ WriterOutput parse_output(const std::string& text) {
 }
 
 // Runs the writer for about delay_ms, kills it with SIGKILL and returns what it printed.
-std::string run_and_kill(const fs::path& db_path, int delay_ms, int* wait_status) {
+// With after_session, the delay starts once the writer has opened its session, so that a slow
+// machine (sanitizers, load) still kills it in the middle of committing results.
+std::string run_and_kill(const fs::path& db_path, int delay_ms, int* wait_status, bool after_session) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   pid_t child = fork();
@@ -70,6 +72,18 @@ std::string run_and_kill(const fs::path& db_path, int delay_ms, int* wait_status
   // Keep reading while waiting, so the writer never blocks on a full pipe and is killed
   // somewhere inside its database work.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(delay_ms);
+  if (after_session) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (output.find("session ") == std::string::npos && std::chrono::steady_clock::now() < give_up) {
+      pollfd poll_fd{fds[0], POLLIN, 0};
+      if (poll(&poll_fd, 1, 100) > 0) {
+        ssize_t n = read(fds[0], buffer, sizeof(buffer));
+        if (n <= 0) break;
+        output.append(buffer, static_cast<std::size_t>(n));
+      }
+    }
+    deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(delay_ms);
+  }
   while (true) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
@@ -108,7 +122,7 @@ TEST(DatabaseCrash, SigkillNeverLosesCommittedResults) {
     int delay = run < 3 ? run : delay_ms(random);
     SCOPED_TRACE("run " + std::to_string(run) + ", killed after " + std::to_string(delay) + " ms");
     int wait_status = 0;
-    WriterOutput output = parse_output(run_and_kill(db_path, delay, &wait_status));
+    WriterOutput output = parse_output(run_and_kill(db_path, delay, &wait_status, run >= 3));
     ASSERT_TRUE(WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL)
         << "the writer exited by itself (status " << wait_status << "); see its stderr above";
     EXPECT_EQ(output.unexpected, "");
