@@ -1,0 +1,48 @@
+#pragma once
+// The baseline rule: the pick is the fastest candidate that is faster than the baseline
+// (candidate 0, the library's default) beyond noise (measure::compare_to); when none is, the
+// baseline itself. A tuned GEMM is therefore never slower than what the user had.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/measure/stats.h"
+#include "ktune/measure/throughput.h"
+
+namespace ktune::gemm {
+
+struct MeasuredCandidate {
+  std::string label;                   // for the reason sentence, e.g. the config key
+  std::optional<measure::Stats> stats; // absent: failed, unverified or not measured
+};
+
+struct GemmPick {
+  std::optional<std::size_t> pick;     // index into the candidates; none when nothing ran correctly
+  bool baseline_kept = false;          // the pick is the baseline because nothing beat it
+  std::optional<std::size_t> fastest;  // fastest measured non-baseline candidate (by median)
+  std::optional<measure::SpeedComparison> fastest_vs_baseline;
+  std::optional<measure::SpeedComparison> pick_vs_baseline;  // when the pick is not the baseline
+  double speedup = 1;                  // baseline median / pick median (1 when the baseline is kept)
+  std::string reason;                  // one sentence
+  nlohmann::json to_json() const;
+};
+
+// `baseline` indexes `candidates`. When the baseline has no stats (it failed), the fastest
+// measured candidate is picked and the reason says the rule could not be applied.
+GemmPick choose_pick(const std::vector<MeasuredCandidate>& candidates, std::size_t baseline,
+                     const measure::CompareOptions& options = {});
+
+// Of two measurements of the baseline (before and after the others), the faster one: the
+// candidates must beat the best the baseline showed. Also the drift between them (relative
+// difference of the medians).
+struct BaselineRuns {
+  measure::Stats best;
+  double drift = 0;  // |median_a - median_b| / min(median_a, median_b)
+};
+BaselineRuns combine_baseline_runs(const measure::Stats& first, const std::optional<measure::Stats>& second);
+
+}  // namespace ktune::gemm

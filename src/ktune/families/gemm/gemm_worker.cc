@@ -1,0 +1,431 @@
+#include "ktune/families/gemm/gemm_worker.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "ktune/device/compile_cache.h"
+#include "ktune/device/cuda/cuda_context.h"
+#include "ktune/device/cuda/driver_api.h"
+#include "ktune/device/cuda/nvml.h"
+#include "ktune/device/cuda/nvrtc.h"
+#include "ktune/measure/measurement.h"
+
+namespace ktune::gemm {
+namespace kc = ktune::cuda;
+namespace dc = ktune::device::cuda;
+
+namespace {
+
+constexpr const char* kCandidatesOp = "gemm_candidates";
+constexpr const char* kEvaluateOp = "gemm_evaluate";
+
+std::string bytes_text(std::size_t bytes) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return buffer;
+}
+
+// One device allocation in the worker's context.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void allocate(dc::CudaDeviceContext& context, std::size_t bytes, const std::string& what) {
+    release();
+    if (bytes == 0) return;
+    context.enter();
+    context.check(context.api().cuMemAlloc(&pointer_, bytes), "cuMemAlloc(" + what + ", " + bytes_text(bytes) + ")");
+    context_ = &context;
+    bytes_ = bytes;
+  }
+  void upload(const std::vector<std::byte>& host, const std::string& what) {
+    if (host.empty()) return;
+    context_->enter();
+    context_->check(context_->api().cuMemcpyHtoD(pointer_, host.data(), host.size()), "cuMemcpyHtoD(" + what + ")");
+  }
+  void download(std::vector<std::byte>& host, const std::string& what) {
+    host.resize(bytes_);
+    if (bytes_ == 0) return;
+    context_->enter();
+    context_->check(context_->api().cuMemcpyDtoH(host.data(), pointer_, bytes_), "cuMemcpyDtoH(" + what + ")");
+  }
+  void release() {
+    // After a sticky error the context is gone and the process is about to exit.
+    if (pointer_ && context_ && !context_->poisoned()) {
+      try {
+        context_->enter();
+        context_->api().cuMemFree(pointer_);
+      } catch (const std::exception&) {
+        // Nothing to free into: the context failed; the worker is on its way out.
+      }
+    }
+    pointer_ = 0;
+    bytes_ = 0;
+    context_ = nullptr;
+  }
+  void* get() const { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(pointer_)); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  dc::CudaDeviceContext* context_ = nullptr;
+  kc::CUdeviceptr pointer_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+std::uint64_t invalid_blocking_timeouts(const dc::CudaDeviceContext& context) {
+  return context.timing_json().value("invalid_blocking_timeout", std::uint64_t{0});
+}
+
+nlohmann::json error_reply(const std::string& message) {
+  return {{"status", "runtime_error"},
+          {"error", message},
+          {"verified", false},
+          {"verification", nlohmann::json::object()},
+          {"measurement", nullptr},
+          {"reference_seconds", 0.0}};
+}
+
+}  // namespace
+
+struct GemmWorker::State {
+  int ordinal = -1;
+  std::shared_ptr<const kc::CudaDriver> driver;
+  Loaded<kc::NvrtcCompiler> nvrtc;
+  Loaded<kc::Nvml> nvml;
+  std::shared_ptr<dc::CudaDeviceContext> context;         // blocking-kernel timing
+  std::shared_ptr<dc::CudaDeviceContext> events_context;  // plain events, once the blocking kernel failed
+  std::string timing_note;
+  std::optional<Loaded<cublaslt::CublasLt>> lt;
+  cublaslt::Handle handle = nullptr;
+
+  std::string problem_key;
+  GemmProblem problem;
+  GemmReference reference;
+  DeviceBuffer a, b, c, d, bias, workspace;
+  std::unique_ptr<cublaslt::MatmulDescriptors> descriptors;
+  std::vector<std::byte> poison, output;
+
+  ~State() {
+    reset_problem();
+    reset_device();
+  }
+
+  void reset_problem() {
+    descriptors.reset();
+    for (DeviceBuffer* buffer : {&a, &b, &c, &d, &bias, &workspace}) buffer->release();
+    problem_key.clear();
+    reference = {};
+    poison.clear();
+    output.clear();
+  }
+
+  void reset_device() {
+    if (handle && lt && *lt && context && !context->poisoned()) {
+      context->enter();
+      (*lt)->api().Destroy(handle);
+    }
+    handle = nullptr;
+    events_context.reset();
+    context.reset();
+    ordinal = -1;
+  }
+
+  dc::CudaDeviceContext& timing_context() { return events_context ? *events_context : *context; }
+
+  std::filesystem::path cache_directory() const { return device::default_cache_root() / "cuda"; }
+
+  void open_device(int wanted) {
+    if (context && ordinal == wanted) return;
+    reset_problem();
+    reset_device();
+    Loaded<kc::CudaDriver> loaded = kc::CudaDriver::load();
+    if (!loaded) throw device::DeviceError(loaded.error);
+    driver = loaded.value;
+    const int count = driver->device_count();
+    if (wanted < 0 || wanted >= count)
+      throw device::DeviceError("no CUDA device " + std::to_string(wanted) + " (this machine has " + std::to_string(count) + ")");
+    nvrtc = kc::NvrtcCompiler::load();
+    nvml = kc::Nvml::load();
+    dc::TimingOptions timing;
+    // cuBLASLt is enqueued behind the blocking kernel; should it ever wait for the GPU while
+    // enqueueing, a short timeout costs one invalid sample before falling back to events.
+    timing.blocking_timeout_seconds = 1.0;
+    context = std::make_shared<dc::CudaDeviceContext>(driver, wanted, nvrtc, nvml.value, nvml.error, cache_directory(), timing);
+    ordinal = wanted;
+  }
+
+  // The cuBLASLt library and a handle in this device's context; the reason when unavailable.
+  std::optional<std::string> open_cublaslt() {
+    if (!lt) lt = cublaslt::CublasLt::load();
+    if (!*lt) return lt->error;
+    if (!handle) {
+      context->enter();
+      (*lt)->check((*lt)->api().Create(&handle), "cublasLtCreate");
+    }
+    return std::nullopt;
+  }
+
+  // Inputs, reference and device buffers for the setup's problem; returns the seconds spent
+  // (0 when they were already there).
+  double prepare(const GemmSetup& setup) {
+    const std::string key = setup.problem.hash() + "|" + std::to_string(setup.seed) + "|" +
+                            std::string(reference_mode_name(setup.reference)) + "|" +
+                            std::to_string(setup.cublaslt.workspace_bytes);
+    if (key == problem_key) return 0;
+    reset_problem();
+    const auto start = std::chrono::steady_clock::now();
+    problem = setup.problem;
+    GemmOperands operands = make_operands(problem, setup.seed);
+    reference = compute_reference(problem, operands, {setup.reference});
+    a.allocate(*context, operands.a.size(), "A");
+    a.upload(operands.a, "A");
+    b.allocate(*context, operands.b.size(), "B");
+    b.upload(operands.b, "B");
+    c.allocate(*context, operands.c.size(), "C");
+    c.upload(operands.c, "C");
+    bias.allocate(*context, operands.bias.size(), "bias");
+    bias.upload(operands.bias, "bias");
+    d.allocate(*context, static_cast<std::size_t>(problem.d_elements()) * storage_size(problem.out), "D");
+    workspace.allocate(*context, setup.cublaslt.workspace_bytes, "cuBLASLt workspace");
+    problem_key = key;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  cublaslt::MatmulDescriptors& matmul_descriptors() {
+    if (!descriptors)
+      descriptors = std::make_unique<cublaslt::MatmulDescriptors>(lt->value, problem, problem.bias ? bias.get() : nullptr);
+    return *descriptors;
+  }
+
+  cublaslt::MatmulBuffers buffers() const {
+    return {a.get(), b.get(), problem.reads_c() ? c.get() : nullptr, d.get(), workspace.get(), workspace.bytes()};
+  }
+
+  void enqueue(const cublaslt::MatmulAlgo& algo, kc::CUstream stream) {
+    cublaslt::enqueue_matmul(**lt, handle, *descriptors, problem, algo, buffers(),
+                             reinterpret_cast<cublaslt::Stream>(stream));
+  }
+
+  void run_once(const cublaslt::MatmulAlgo& algo) {
+    context->enter();
+    enqueue(algo, context->stream());
+    context->check(context->api().cuStreamSynchronize(context->stream()), "the matmul (cuStreamSynchronize)");
+  }
+
+  void fall_back_to_events(const std::string& why) {
+    dc::TimingOptions timing;
+    timing.blocking_kernel = false;
+    events_context =
+        std::make_shared<dc::CudaDeviceContext>(driver, ordinal, nvrtc, nvml.value, nvml.error, cache_directory(), timing);
+    timing_note = why;
+  }
+};
+
+namespace {
+
+class MatmulSamples : public measure::SampleSource {
+ public:
+  MatmulSamples(GemmWorker::State& state, const cublaslt::MatmulAlgo& algo, bool cold)
+      : state_(state), algo_(algo), cold_(cold) {}
+
+  measure::Sample sample() override {
+    dc::CudaDeviceContext& context = state_.timing_context();
+    const bool blocking = !state_.events_context && context.uses_blocking_kernel();
+    const std::uint64_t before = blocking ? invalid_blocking_timeouts(context) : 0;
+    const device::TimedRun run = context.time([&] { state_.enqueue(algo_, context.stream()); }, cold_);
+    if (blocking && invalid_blocking_timeouts(context) > before)
+      state_.fall_back_to_events(
+          "the blocking kernel timed out behind cublasLtMatmul (the library waited for the GPU while enqueueing); "
+          "timing with plain CUDA events from then on");
+    return {run.seconds, run.valid};
+  }
+
+  void warmup_run() override { state_.run_once(algo_); }
+
+ private:
+  GemmWorker::State& state_;
+  const cublaslt::MatmulAlgo& algo_;
+  bool cold_;
+};
+
+}  // namespace
+
+nlohmann::json candidates_request(const GemmSetup& setup) {
+  return {{"op", kCandidatesOp},
+          {"problem", setup.problem.to_json()},
+          {"device", setup.device},
+          {"seed", setup.seed},
+          {"reference", reference_mode_name(setup.reference)},
+          {"families", setup.families},
+          {"cublaslt", cublaslt::enumeration_options_to_json(setup.cublaslt)}};
+}
+
+nlohmann::json evaluate_request(const GemmSetup& setup, const nlohmann::json& candidate, const EvaluateOptions& options) {
+  nlohmann::json j = candidates_request(setup);
+  j["op"] = kEvaluateOp;
+  j["family"] = candidate.at("family");
+  j["candidate"] = candidate.at("candidate");
+  j["library_version"] = candidate.value("library_version", std::uint64_t{0});
+  j["policy"] = measure::policy_to_json(options.policy);
+  j["incumbent"] = options.incumbent ? measure::stats_to_json(*options.incumbent) : nlohmann::json(nullptr);
+  j["cold"] = options.cold;
+  j["verify"] = options.verify;
+  j["measure"] = options.measure;
+  return j;
+}
+
+GemmSetup setup_from_request(const nlohmann::json& request) {
+  try {
+    GemmSetup setup;
+    setup.problem = problem_from_json(request.at("problem"));
+    setup.device = request.value("device", 0);
+    setup.seed = request.value("seed", std::uint64_t{1});
+    const std::string mode = request.value("reference", std::string("auto"));
+    const auto parsed = parse_reference_mode(mode);
+    if (!parsed) throw std::invalid_argument("unknown reference mode '" + mode + "'");
+    setup.reference = *parsed;
+    if (request.contains("families")) setup.families = request.at("families").get<std::vector<std::string>>();
+    if (request.contains("cublaslt")) setup.cublaslt = cublaslt::enumeration_options_from_json(request.at("cublaslt"));
+    return setup;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("malformed gemm request: ") + e.what());
+  }
+}
+
+GemmWorker::GemmWorker() : state_(std::make_unique<State>()) {}
+GemmWorker::~GemmWorker() = default;
+
+bool GemmWorker::handles(const std::string& op) { return op == kCandidatesOp || op == kEvaluateOp; }
+
+nlohmann::json GemmWorker::handle(const nlohmann::json& request) {
+  const std::string op = request.value("op", "");
+  if (!handles(op)) throw std::invalid_argument("unknown gemm worker operation '" + op + "'");
+  const GemmSetup setup = setup_from_request(request);
+  if (op == kCandidatesOp) return candidates(setup);
+  return evaluate(setup, request);
+}
+
+nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
+  State& s = *state_;
+  s.open_device(setup.device);
+  nlohmann::json reply = {{"candidates", nlohmann::json::array()}, {"families", nlohmann::json::object()}};
+  reply["reference_seconds"] = s.prepare(setup);
+  for (const std::string& family : setup.families) {
+    nlohmann::json info = {{"available", false}};
+    if (family != "cublaslt") {
+      info["reason"] = "unknown family '" + family + "'";
+      reply["families"][family] = info;
+      continue;
+    }
+    if (auto missing = s.open_cublaslt()) {
+      info["reason"] = *missing;
+      reply["families"][family] = info;
+      continue;
+    }
+    const cublaslt::CublasLt& lt = **s.lt;
+    info["library"] = {{"path", lt.library_path()}, {"version", lt.version_string()}, {"version_number", lt.version()}};
+    if (auto reason = cublaslt::unsupported_reason(setup.problem)) {
+      info["reason"] = *reason;
+      reply["families"][family] = info;
+      continue;
+    }
+    s.context->enter();
+    const cublaslt::Enumeration e =
+        cublaslt::enumerate_candidates(lt, s.handle, s.matmul_descriptors(), setup.problem, setup.cublaslt);
+    info["available"] = !e.candidates.empty();
+    if (e.candidates.empty()) {
+      std::string why;
+      for (const std::string& note : e.notes) why += (why.empty() ? "" : "; ") + note;
+      info["reason"] = why.empty() ? "cuBLASLt offered no candidate" : why;
+    }
+    info["enumeration"] = e.summary();
+    for (const cublaslt::Candidate& c : e.candidates)
+      reply["candidates"].push_back(
+          {{"family", "cublaslt"}, {"library_version", lt.version()}, {"candidate", cublaslt::candidate_to_json(c)}});
+    reply["families"][family] = info;
+  }
+  reply["reference"] = {{"mode", reference_mode_name(s.reference.mode)},
+                        {"elements", s.reference.elements.size()},
+                        {"seconds", s.reference.seconds}};
+  const auto& properties = s.context->properties();
+  reply["device"] = {{"ordinal", s.ordinal}, {"name", properties.name}, {"arch", properties.arch()}};
+  reply["timing"] = s.timing_context().timing_json();
+  return reply;
+}
+
+nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json& request) {
+  State& s = *state_;
+  nlohmann::json reply = error_reply("");
+  reply["status"] = "ok";
+  try {
+    const std::string family = request.at("family").get<std::string>();
+    if (family != "cublaslt") return error_reply("unknown gemm family '" + family + "'");
+    s.open_device(setup.device);
+    reply["reference_seconds"] = s.prepare(setup);
+    if (auto missing = s.open_cublaslt()) return error_reply(*missing);
+    const cublaslt::CublasLt& lt = **s.lt;
+    if (auto reason = cublaslt::unsupported_reason(setup.problem)) return error_reply(*reason);
+    cublaslt::MatmulDescriptors& descriptors = s.matmul_descriptors();
+
+    const cublaslt::Candidate candidate = cublaslt::candidate_from_json(request.at("candidate"));
+    cublaslt::MatmulAlgo algo = candidate.algo;
+    static const cublaslt::MatmulAlgo kEmpty{};
+    // The descriptor bytes only mean something to the library version that wrote them.
+    if (request.value("library_version", std::uint64_t{0}) != lt.version() ||
+        std::memcmp(&algo, &kEmpty, sizeof algo) == 0) {
+      s.context->enter();
+      algo = cublaslt::build_algo(lt, s.handle, descriptors.shape(), candidate.algo_config);
+      reply["rebuilt_from_config"] = true;
+    }
+    s.context->enter();
+    const cublaslt::AlgoCheck check = cublaslt::check_algo(lt, s.handle, descriptors, algo);
+    if (check.status != cublaslt::lt::kSuccess)
+      return error_reply("cuBLASLt rejects this configuration: " + lt.error_text(check.status, "cublasLtMatmulAlgoCheck"));
+    if (check.workspace_bytes > s.workspace.bytes())
+      return error_reply("the configuration needs " + bytes_text(check.workspace_bytes) + " of workspace, more than the " +
+                         bytes_text(s.workspace.bytes()) + " limit");
+    reply["workspace_bytes"] = check.workspace_bytes;
+    reply["waves"] = check.waves;
+
+    if (request.value("verify", true)) {
+      if (s.poison.empty()) {
+        s.poison.resize(s.d.bytes());
+        poison_output(setup.problem, s.poison);
+      }
+      s.d.upload(s.poison, "D (poison)");
+      s.run_once(algo);
+      s.d.download(s.output, "D");
+      const GemmCheck result = check_output(setup.problem, s.reference, s.output, {candidate.split_partials()});
+      reply["verified"] = true;
+      reply["verification"] = {{"D", result.to_json()}};
+      if (!result.pass) {
+        reply["status"] = "wrong_result";
+        reply["error"] = "output 'D': " + result.summary();
+        return reply;
+      }
+    }
+    if (request.value("measure", true)) {
+      measure::Policy policy = measure::policy_from_json(request.value("policy", nlohmann::json::object()));
+      std::optional<measure::Stats> incumbent;
+      if (request.contains("incumbent") && !request.at("incumbent").is_null())
+        incumbent = measure::stats_from_json(request.at("incumbent"));
+      MatmulSamples samples(s, algo, request.value("cold", true));
+      const measure::Measurement m = measure::run_measurement(samples, policy, incumbent);
+      reply["measurement"] = measure::measurement_to_json(m, true);
+    }
+    reply["timing"] = s.timing_context().timing_json();
+    if (!s.timing_note.empty()) reply["timing"]["note"] = s.timing_note;
+    return reply;
+  } catch (const device::ContextPoisoned&) {
+    throw;
+  } catch (const std::exception& e) {
+    nlohmann::json failed = error_reply(e.what());
+    failed["reference_seconds"] = reply.value("reference_seconds", 0.0);
+    return failed;
+  }
+}
+
+}  // namespace ktune::gemm

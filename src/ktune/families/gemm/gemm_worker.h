@@ -1,0 +1,74 @@
+#pragma once
+// The worker side of GEMM tuning: what an isolated worker process does for
+//   {"op": "gemm_candidates", ...}  set up the problem on the GPU, list every family's candidates
+//   {"op": "gemm_evaluate", ...}    run one candidate: poison D, run, verify against the fp64
+//                                   reference, then measure (cold L2, CUDA events) with
+//                                   measure::run_measurement
+// A problem's inputs, device buffers and reference stay in the worker between requests, so
+// only the first request of a problem pays for them. The replies of gemm_evaluate have the
+// keys of tuner::EvaluationReply (status, error, verified, verification, measurement,
+// reference_seconds) plus workspace_bytes, waves and timing.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/families/cublaslt/cublaslt_matmul.h"
+#include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/families/gemm/gemm_reference.h"
+#include "ktune/measure/policy.h"
+#include "ktune/measure/stats.h"
+
+namespace ktune::gemm {
+
+// What both requests share: which problem, on which device, with which data.
+struct GemmSetup {
+  GemmProblem problem;
+  int device = 0;
+  std::uint64_t seed = 1;  // input data
+  ReferenceMode reference = ReferenceMode::Auto;
+  std::vector<std::string> families{"cublaslt"};
+  cublaslt::EnumerationOptions cublaslt;
+};
+
+nlohmann::json candidates_request(const GemmSetup& setup);
+
+struct EvaluateOptions {
+  measure::Policy policy;
+  std::optional<measure::Stats> incumbent;  // racing
+  bool cold = true;                          // flush L2 before every sample
+  bool verify = true;
+  bool measure = true;
+};
+// `candidate`: one entry of the candidates reply ({"family": ..., "candidate": ...,
+// "library_version": ...}).
+nlohmann::json evaluate_request(const GemmSetup& setup, const nlohmann::json& candidate, const EvaluateOptions& options);
+
+// Throws std::invalid_argument for malformed requests (GemmError for a bad problem).
+GemmSetup setup_from_request(const nlohmann::json& request);
+
+class GemmWorker {
+ public:
+  GemmWorker();
+  ~GemmWorker();
+  GemmWorker(const GemmWorker&) = delete;
+  GemmWorker& operator=(const GemmWorker&) = delete;
+
+  static bool handles(const std::string& op);  // gemm_candidates, gemm_evaluate
+  // The worker::Handler for the ops above; anything else throws std::invalid_argument.
+  // Failures of the candidate become replies with status "runtime_error"; a poisoned device
+  // context (device::ContextPoisoned) propagates: the process must exit.
+  nlohmann::json handle(const nlohmann::json& request);
+
+  struct State;
+
+ private:
+  nlohmann::json candidates(const GemmSetup& setup);
+  nlohmann::json evaluate(const GemmSetup& setup, const nlohmann::json& request);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ktune::gemm
