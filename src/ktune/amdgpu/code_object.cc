@@ -6,9 +6,12 @@
 
 #include "ktune/amdgpu/elf64.h"
 #include "ktune/amdgpu/msgpack.h"
+#include "ktune/analysis/valid_utf8.h"
 
 namespace ktune::amdgpu {
 namespace {
+
+using analysis::to_valid_utf8;
 
 // EF_AMDGPU_MACH values (llvm/BinaryFormat/ELF.h); each was checked by compiling for the
 // processor with clang-22 and reading e_flags back.

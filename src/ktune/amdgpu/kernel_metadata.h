@@ -100,9 +100,6 @@ struct AsmKernelInfo {
 };
 std::vector<AsmKernelInfo> parse_asm_kernel_info(std::string_view asm_text);
 
-// Strings read from files may hold any bytes; JSON needs UTF-8, so invalid bytes become U+FFFD.
-std::string to_valid_utf8(std::string_view text);
-
 nlohmann::json to_json(const KernelMetadata& kernel);
 nlohmann::json to_json(const CodeObjectMetadata& metadata);
 

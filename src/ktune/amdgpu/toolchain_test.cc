@@ -8,6 +8,7 @@
 
 #include "ktune/amdgpu/code_object.h"
 #include "ktune/amdgpu/kernel_metadata.h"
+#include "ktune/analysis/isa_lint.h"
 #include "ktune/analysis/occupancy_amdgpu.h"
 
 namespace ktune::amdgpu {
@@ -91,6 +92,30 @@ TEST_P(CompileKernels, CodeObjectAndAssemblyAgree) {
   if (c.language == SourceLanguage::Hip) {
     EXPECT_NE(disassembly->find("v_mfma_f32_16x16x16"), std::string::npos);
     EXPECT_NE(result.asm_text.find("v_mfma_f32_32x32x8"), std::string::npos);
+  }
+
+  // The ISA lint reads both forms of the fresh output and finds the same things.
+  const analysis::IsaLintReport from_asm_lint = analysis::lint_isa(result.asm_text);
+  const analysis::IsaLintReport from_disassembly = analysis::lint_isa(*disassembly);
+  // Functions are linted too (LLVM 22 adds a callable copy of each OpenCL kernel).
+  for (const char* name : c.kernels) ASSERT_NE(from_asm_lint.kernel(name), nullptr) << name;
+  ASSERT_EQ(from_disassembly.kernels.size(), from_asm_lint.kernels.size());
+  for (const auto& k : from_asm_lint.kernels) {
+    const analysis::IsaKernelSummary* d = from_disassembly.kernel(k.name);
+    ASSERT_NE(d, nullptr) << k.name;
+    EXPECT_EQ(d->loops, k.loops) << k.name;
+    EXPECT_EQ(d->count("scratch"), k.count("scratch")) << k.name;
+    EXPECT_EQ(d->matrix_shapes, k.matrix_shapes) << k.name;
+  }
+  if (c.language == SourceLanguage::Hip) {
+    EXPECT_EQ(from_asm_lint.kernel("mfma16")->matrix_shapes, std::vector<std::string>{"16x16x16"});
+    EXPECT_EQ(from_asm_lint.kernel("mfma32_agpr")->matrix_shapes, std::vector<std::string>{"32x32x8"});
+    EXPECT_EQ(from_asm_lint.find(analysis::kCheckScratch, "spill_kernel").size(), 1u);
+    EXPECT_EQ(from_asm_lint.find(analysis::kCheckScratch, "matmul_tiled").size(), 0u);
+    EXPECT_EQ(from_asm_lint.kernel("scalar_sum")->count("global_load_narrow_in_loop"), 1);
+  } else {
+    // float4 loads in the grid-stride loop are 128-bit.
+    EXPECT_GE(from_asm_lint.kernel("vec_copy4")->count("global_load_128_in_loop"), 1);
   }
 }
 
