@@ -51,5 +51,7 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_worker_command(CLI::App& app, Handler& handler);
+// `tune gemm ...` (needs add_tune_command first) and the hidden `gemm-worker` (gemm_command.cc).
+void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler);
 
 }  // namespace ktune::cli

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", global.json, "Machine-readable output");
   Handler handler;
   add_tune_command(app, global, handler);
+  add_gemm_commands(app, global, handler);
   add_space_command(app, global, handler);
   add_bench_command(app, global, handler);
   add_query_commands(app, global, handler);

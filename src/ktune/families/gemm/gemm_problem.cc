@@ -318,6 +318,41 @@ std::vector<std::string> parse_families(std::string_view text) {
   return out;
 }
 
+GemmSpec resolve_gemm_spec(const GemmFields& f, const std::optional<GemmSpec>& base) {
+  GemmSpec spec = base.value_or(GemmSpec{});
+  GemmProblem& p = spec.problem;
+  if (!base && (!f.m || !f.n || !f.k)) throw GemmError("a gemm needs --m, --n and --k (or a spec file)");
+  if (f.m) p.m = *f.m;
+  if (f.n) p.n = *f.n;
+  if (f.k) p.k = *f.k;
+  if (f.batch) p.batch = *f.batch;
+  if (f.layout) set_layout(p, *f.layout);
+  if (f.dtype) {
+    const auto precision = parse_precision(*f.dtype);
+    if (!precision) throw GemmError("unknown dtype '" + *f.dtype + "' (f16, bf16, f32, tf32, fp8)");
+    p.precision = *precision;
+    p.out = default_output(p.precision);
+  } else if (!base) {
+    p.out = default_output(p.precision);
+  }
+  if (f.out_dtype) {
+    const auto out = parse_storage(*f.out_dtype);
+    if (!out) throw GemmError("unknown output dtype '" + *f.out_dtype + "' (f16, bf16, f32)");
+    p.out = *out;
+  }
+  if (f.alpha) p.alpha = *f.alpha;
+  if (f.beta) p.beta = *f.beta;
+  if (f.bias) p.bias = *f.bias;
+  if (f.activation) {
+    const auto act = parse_activation(*f.activation);
+    if (!act) throw GemmError("unknown activation '" + *f.activation + "' (none, relu, gelu)");
+    p.activation = *act;
+  }
+  if (f.families) spec.families = parse_families(*f.families);
+  validate(p);
+  return spec;
+}
+
 namespace {
 
 class SpecReader {

@@ -142,6 +142,19 @@ struct GemmSpec {
 GemmSpec parse_gemm_spec(const std::string& yaml_text, const std::string& file_name);
 GemmSpec load_gemm_spec(const std::filesystem::path& path);
 
+// What a command line gave (unset: keep the spec's value, else the default). --dtype without
+// --out-dtype resets the output to default_output of the new dtype.
+struct GemmFields {
+  std::optional<std::int64_t> m, n, k, batch;
+  std::optional<std::string> dtype, layout, out_dtype, activation, families;
+  std::optional<double> alpha, beta;
+  std::optional<bool> bias;
+};
+
+// The problem (and families) from an optional spec overridden by `fields`. Throws GemmError
+// for a bad value, for missing m/n/k when there is no spec, and for an invalid result.
+GemmSpec resolve_gemm_spec(const GemmFields& fields, const std::optional<GemmSpec>& base);
+
 // The families ktune knows for gemm ("cublaslt"; "generated" is announced but not built yet).
 // Parses a comma-separated list; throws GemmError for an unknown name or an empty list.
 std::vector<std::string> parse_families(std::string_view text);

@@ -254,6 +254,65 @@ TEST(GemmSpec, LoadsFromAFile) {
   EXPECT_THROW(load_gemm_spec("/nonexistent/gemm.yaml"), SourceError);
 }
 
+TEST(GemmFields, CommandLineOverridesTheSpec) {
+  GemmFields f;
+  f.m = 4096, f.n = 4096, f.k = 4096;
+  f.dtype = "bf16";
+  GemmSpec s = resolve_gemm_spec(f, std::nullopt);
+  EXPECT_EQ(s.problem.name(), "gemm 4096x4096x4096 bf16 nn");
+  EXPECT_TRUE(s.families.empty());
+
+  f.dtype = "fp8";
+  f.layout = "nt";
+  f.bias = true;
+  f.activation = "gelu";
+  f.batch = 2;
+  f.alpha = 0.5;
+  f.beta = 1;
+  f.families = "cublaslt";
+  s = resolve_gemm_spec(f, std::nullopt);
+  EXPECT_EQ(s.problem.precision, Precision::F8E4M3);
+  EXPECT_EQ(s.problem.out, Storage::BF16);  // fp8's default output
+  EXPECT_EQ(s.problem.layout(), "nt");
+  EXPECT_TRUE(s.problem.bias);
+  EXPECT_EQ(s.problem.activation, Activation::Gelu);
+  EXPECT_EQ(s.problem.batch, 2);
+  EXPECT_EQ(s.problem.alpha, 0.5);
+  EXPECT_EQ(s.problem.beta, 1.0);
+  EXPECT_EQ(s.families, std::vector<std::string>{"cublaslt"});
+
+  // A spec supplies what the command line leaves out; the command line wins where both speak.
+  const GemmSpec base = parse_gemm_spec("gemm: {m: 10, n: 20, k: 30, dtype: f16, out_dtype: f32, layout: tt}\n", "b.yaml");
+  GemmFields over;
+  over.k = 31;
+  s = resolve_gemm_spec(over, base);
+  EXPECT_EQ(s.problem.m, 10);
+  EXPECT_EQ(s.problem.k, 31);
+  EXPECT_EQ(s.problem.out, Storage::F32);  // kept from the spec
+  EXPECT_EQ(s.problem.layout(), "tt");
+  over.dtype = "bf16";  // a new dtype without --out-dtype takes its default output
+  EXPECT_EQ(resolve_gemm_spec(over, base).problem.out, Storage::BF16);
+
+  GemmFields missing;
+  missing.m = 1;
+  EXPECT_THROW(resolve_gemm_spec(missing, std::nullopt), GemmError);
+  GemmFields bad = f;
+  bad.dtype = "int8";
+  EXPECT_THROW(resolve_gemm_spec(bad, std::nullopt), GemmError);
+  bad = f;
+  bad.out_dtype = "f8e4m3";
+  EXPECT_THROW(resolve_gemm_spec(bad, std::nullopt), GemmError);
+  bad = f;
+  bad.layout = "xx";
+  EXPECT_THROW(resolve_gemm_spec(bad, std::nullopt), GemmError);
+  bad = f;
+  bad.m = 0;
+  EXPECT_THROW(resolve_gemm_spec(bad, std::nullopt), GemmError);
+  bad = f;
+  bad.families = "generated";
+  EXPECT_THROW(resolve_gemm_spec(bad, std::nullopt), GemmError);
+}
+
 TEST(GemmFamilies, ParsesLists) {
   EXPECT_EQ(parse_families("cublaslt"), std::vector<std::string>{"cublaslt"});
   EXPECT_EQ(parse_families(" CUBLASLT , cublaslt"), std::vector<std::string>{"cublaslt"});

@@ -1,0 +1,615 @@
+// ktune tune gemm: tune a GEMM without a spec file. Every family's candidates (cuBLASLt's
+// heuristic answers and enumerated algorithm configurations today) run in an isolated worker
+// (`ktune gemm-worker`), each verified against an fp64 reference and measured; every result
+// is recorded in the database. The pick is the fastest candidate that beats candidate 0
+// (cuBLAS's default) beyond noise, else candidate 0 itself.
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "ktune/cli/common.h"
+#include "ktune/core/sha256.h"
+#include "ktune/db/database.h"
+#include "ktune/device/registry.h"
+#include "ktune/families/gemm/gemm_pick.h"
+#include "ktune/families/gemm/gemm_worker.h"
+#include "ktune/report/progress.h"
+#include "ktune/tuner/evaluation_job.h"
+#include "ktune/worker/serve.h"
+#include "ktune/worker/worker_process.h"
+
+namespace ktune::cli {
+namespace {
+
+struct GemmArgs {
+  std::string spec;
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;
+  std::string dtype = "bf16", layout = "nn", out_dtype, families = "cublaslt";
+  double alpha = 1, beta = 0;
+  bool bias = false, relu = false, gelu = false;
+  int device = 0;
+  int max_candidates = 32;
+  int heuristics = 8;
+  double workspace_mib = 32;
+  std::int64_t seed = 1;
+  std::string reference = "auto";
+  double min_time = 0.05;
+  double max_noise = 0.005;
+  int max_samples = 2000;
+  double candidate_timeout = 5;
+  bool no_racing = false;
+  bool no_resume = false;
+  bool dry_run = false;
+  std::string progress = "auto";
+  int show = 12;
+};
+
+// The options whose presence matters (flags override a --spec file only when given).
+struct GemmOptions {
+  CLI::Option *m, *n, *k, *batch, *dtype, *layout, *out_dtype, *families, *alpha, *beta, *bias, *relu, *gelu;
+};
+
+extern "C" void on_gemm_interrupt(int) { tuner::interrupt_flag().store(true); }
+
+gemm::GemmSpec resolve(const GemmArgs& a, const GemmOptions& o) {
+  std::optional<gemm::GemmSpec> base;
+  if (!a.spec.empty()) base = gemm::load_gemm_spec(a.spec);
+  gemm::GemmFields f;
+  if (o.m->count()) f.m = a.m;
+  if (o.n->count()) f.n = a.n;
+  if (o.k->count()) f.k = a.k;
+  if (o.batch->count()) f.batch = a.batch;
+  if (o.dtype->count() || !base) f.dtype = a.dtype;
+  if (o.layout->count()) f.layout = a.layout;
+  if (o.out_dtype->count()) f.out_dtype = a.out_dtype;
+  if (o.families->count() || !base) f.families = a.families;
+  if (o.alpha->count()) f.alpha = a.alpha;
+  if (o.beta->count()) f.beta = a.beta;
+  if (o.bias->count()) f.bias = a.bias;
+  if (o.relu->count()) f.activation = "relu";
+  if (o.gelu->count()) f.activation = "gelu";
+  try {
+    gemm::GemmSpec spec = gemm::resolve_gemm_spec(f, base);
+    if (spec.families.empty()) spec.families = gemm::parse_families(a.families);
+    return spec;
+  } catch (const gemm::GemmError& e) {
+    throw CLI::ValidationError("tune gemm", e.what());
+  }
+}
+
+measure::Policy gemm_policy(const GemmArgs& a) {
+  // Tuning many candidates: less measured time per candidate than nvbench's 0.5 s, a cap on
+  // samples for microsecond kernels; the baseline rule (compare_to) still needs the medians
+  // apart by more than 1% and by 3 standard errors.
+  measure::Policy p;
+  p.warmup_seconds = 0.01;
+  p.min_samples = 10;
+  p.min_seconds = a.min_time;
+  p.max_noise = a.max_noise;
+  p.max_samples = a.max_samples;
+  p.timeout_seconds = a.candidate_timeout;
+  p.racing = !a.no_racing;
+  measure::validate(p);
+  return p;
+}
+
+std::string spread_text(const measure::Stats& s) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "IQR %.1f%%", s.median > 0 ? 100.0 * (s.q3 - s.q1) / s.median : 0.0);
+  return buffer;
+}
+
+std::string short_config(const Config& config) {
+  std::string s;
+  for (const char* key : {"algo", "tile", "stages", "splitk", "reduction", "swizzle", "custom", "cluster"}) {
+    auto it = config.find(key);
+    if (it == config.end()) continue;
+    const std::string value = it->second.to_string();
+    // Leave out the defaults so the table stays narrow.
+    if ((std::string(key) == "splitk" && value == "1") || (std::string(key) == "reduction" && value == "none") ||
+        (std::string(key) == "swizzle" && value == "0") || (std::string(key) == "custom" && value == "0") ||
+        (std::string(key) == "cluster" && value == "auto"))
+      continue;
+    if (!s.empty()) s += " ";
+    s += std::string(key) + "=" + value;
+  }
+  return s;
+}
+
+struct Row {
+  std::size_t index = 0;
+  std::string family;
+  std::string source;  // "heuristic#0", "enumerated"
+  Config config;
+  std::string config_key;
+  db::ResultRecord result;
+  std::optional<measure::Stats> stats;  // ok and measured
+  bool resumed = false;
+};
+
+std::optional<measure::Stats> stats_of(const db::ResultRecord& r) {
+  if (r.status != db::Status::Ok || !r.median_s) return std::nullopt;
+  measure::Stats s;
+  s.count = static_cast<std::size_t>(r.samples);
+  s.median = *r.median_s;
+  s.mean = r.mean_s.value_or(s.median);
+  s.min = r.min_s.value_or(s.median);
+  s.max = r.max_s.value_or(s.median);
+  s.q1 = r.q1_s.value_or(s.median);
+  s.q3 = r.q3_s.value_or(s.median);
+  s.stdev = r.stdev_s.value_or(0);
+  s.rel_stdev = s.mean > 0 ? s.stdev / s.mean : 0;
+  return s;
+}
+
+void fill_measurement(db::ResultRecord& r, const measure::Measurement& m, const gemm::GemmProblem& problem) {
+  r.median_s = m.stats.median;
+  r.mean_s = m.stats.mean;
+  r.min_s = m.stats.min;
+  r.max_s = m.stats.max;
+  r.q1_s = m.stats.q1;
+  r.q3_s = m.stats.q3;
+  r.stdev_s = m.stats.stdev;
+  r.samples = static_cast<std::int64_t>(m.stats.count);
+  r.stop_reason = std::string(measure::to_string(m.stop));
+  r.raced = m.stop == measure::StopReason::Raced;
+  if (m.stats.median > 0) {
+    r.gflops = problem.flops() / m.stats.median / 1e9;
+    r.gbps = problem.bytes() / m.stats.median / 1e9;
+  }
+  if (m.discarded_samples > 0) r.resources["discarded_samples"] = m.discarded_samples;
+}
+
+// Turns a worker outcome into a result row (status, error, verification, measurement).
+void fill_outcome(db::ResultRecord& r, const worker::WorkerProcess::Outcome& outcome, const gemm::GemmProblem& problem) {
+  if (const auto* reply_json = std::get_if<nlohmann::json>(&outcome)) {
+    tuner::EvaluationReply reply;
+    try {
+      if (reply_json->contains("error") && !reply_json->contains("status"))
+        throw std::runtime_error(reply_json->at("error").get<std::string>());
+      reply = tuner::evaluation_reply_from_json(*reply_json);
+    } catch (const std::exception& e) {
+      reply.status = tuner::EvaluationStatus::RuntimeError;
+      reply.error = e.what();
+    }
+    r.verification = reply.verification;
+    r.error = reply.error;
+    if (reply.status == tuner::EvaluationStatus::WrongResult) r.status = db::Status::WrongResult;
+    else if (reply.status == tuner::EvaluationStatus::RuntimeError) r.status = db::Status::RuntimeError;
+    else r.status = db::Status::Ok;
+    if (reply.measurement) fill_measurement(r, *reply.measurement, problem);
+    for (const char* key : {"workspace_bytes", "waves", "timing", "rebuilt_from_config"})
+      if (reply_json->contains(key)) r.resources[key] = reply_json->at(key);
+  } else if (const auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
+    r.status = crashed->exit_code == tuner::kContextPoisonedExitCode ? db::Status::RuntimeError : db::Status::Crashed;
+    r.error = crashed->description + (crashed->stderr_tail.empty() ? "" : "\n" + crashed->stderr_tail);
+  } else {
+    const auto& timed_out = std::get<worker::WorkerProcess::TimedOut>(outcome);
+    r.status = db::Status::Timeout;
+    r.error = "no answer within " + std::to_string(timed_out.seconds) + " s; the worker was killed" +
+              (timed_out.stderr_tail.empty() ? "" : "\n" + timed_out.stderr_tail);
+  }
+}
+
+double now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+nlohmann::json stats_json(const measure::Stats& s) {
+  return {{"median_s", s.median}, {"q1_s", s.q1}, {"q3_s", s.q3}, {"samples", s.count},
+          {"iqr_relative", s.median > 0 ? (s.q3 - s.q1) / s.median : 0.0}};
+}
+
+int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const GlobalOptions& global) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const gemm::GemmSpec spec = resolve(args, options);
+  const gemm::GemmProblem& problem = spec.problem;
+  if (args.reference != "auto" && args.reference != "full" && args.reference != "sampled")
+    throw CLI::ValidationError("--reference", "must be auto, full or sampled");
+  if (args.max_candidates < 1) throw CLI::ValidationError("--max-candidates", "must be at least 1");
+  if (args.heuristics < 1) throw CLI::ValidationError("--heuristics", "must be at least 1");
+  if (args.workspace_mib < 0) throw CLI::ValidationError("--workspace-mb", "must not be negative");
+  if (args.seed < 0) throw CLI::ValidationError("--seed", "must not be negative");
+  measure::Policy policy;
+  try {
+    policy = gemm_policy(args);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError("tune gemm", e.what());
+  }
+
+  gemm::GemmSetup setup;
+  setup.problem = problem;
+  setup.device = args.device;
+  setup.seed = static_cast<std::uint64_t>(args.seed);
+  setup.reference = *gemm::parse_reference_mode(args.reference);
+  setup.families = spec.families;
+  setup.cublaslt.heuristic_count = args.heuristics;
+  setup.cublaslt.max_candidates = args.max_candidates;
+  setup.cublaslt.workspace_bytes = static_cast<std::size_t>(args.workspace_mib * 1024 * 1024);
+
+  if (args.dry_run) {
+    const nlohmann::json j = {{"problem", problem.to_json()},
+                              {"name", problem.name()},
+                              {"families", spec.families},
+                              {"flops", problem.flops()},
+                              {"bytes", problem.bytes()},
+                              {"policy", measure::policy_to_json(policy)},
+                              {"request", gemm::candidates_request(setup)}};
+    if (global.json) print_json(j);
+    else std::printf("%s (%s)\nfamilies: %s\n", problem.name().c_str(), problem.to_json().dump().c_str(), args.families.c_str());
+    return kExitOk;
+  }
+
+  std::unique_ptr<device::Backend> backend = device::make_backend("cuda");
+  const device::Availability availability = backend->availability();
+  if (!availability.available)
+    throw tuner::TuneError("the cuda backend is not available on this machine: " + availability.reason);
+  const std::vector<device::DeviceInfo> devices = backend->devices();
+  if (args.device < 0 || static_cast<std::size_t>(args.device) >= devices.size())
+    throw tuner::TuneError("no cuda device " + std::to_string(args.device) + " (found " + std::to_string(devices.size()) + ")");
+  const device::DeviceInfo& info = devices[static_cast<std::size_t>(args.device)];
+
+  db::Database database(database_path(global));
+  database.mark_abandoned_sessions();
+  db::DeviceRecord device_record{0, info.fingerprint, info.backend, info.name, info.properties};
+  device_record.id = database.upsert_device(device_record);
+  db::ProblemRecord problem_record{0, problem.hash(), problem.name(),
+                                   {{"M", problem.m}, {"N", problem.n}, {"K", problem.k}, {"batch", problem.batch}},
+                                   problem.to_json()};
+  problem_record.id = database.upsert_problem(problem_record);
+
+  const bool quiet = global.json;
+  report::ProgressStyle style = report::parse_progress_style(args.progress);
+  if (global.json && args.progress == "auto") style = report::ProgressStyle::None;
+  worker::WorkerProcess worker({self_executable(), {"gemm-worker"}, {}});
+  std::signal(SIGINT, on_gemm_interrupt);
+  std::signal(SIGTERM, on_gemm_interrupt);
+
+  // 1. Candidates, from the worker (the heuristic and the algorithm list need the GPU).
+  if (!quiet) std::fprintf(stderr, "%s on %s: preparing inputs, reference and candidates...\n", problem.name().c_str(), info.name.c_str());
+  const worker::WorkerProcess::Outcome listed = worker.call(gemm::candidates_request(setup), 600);
+  nlohmann::json listing;
+  if (const auto* reply = std::get_if<nlohmann::json>(&listed)) {
+    if (reply->contains("error") && !reply->contains("candidates"))
+      throw tuner::TuneError("the gemm worker could not list candidates: " + reply->at("error").get<std::string>());
+    listing = *reply;
+  } else if (const auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&listed)) {
+    throw tuner::TuneError("the gemm worker died while listing candidates: " + crashed->description + "\n" + crashed->stderr_tail);
+  } else {
+    throw tuner::TuneError("the gemm worker did not list candidates within 600 s");
+  }
+  std::string unavailable;
+  for (const auto& [family, family_info] : listing.at("families").items())
+    if (!family_info.value("available", false))
+      unavailable += "\n  " + family + ": " + family_info.value("reason", std::string("unavailable"));
+  const nlohmann::json& listed_candidates = listing.at("candidates");
+  if (listed_candidates.empty()) throw tuner::TuneError("no gemm family has a candidate for " + problem.name() + ":" + unavailable);
+  if (!unavailable.empty() && !quiet) std::fprintf(stderr, "families without candidates:%s\n", unavailable.c_str());
+
+  // One kernel record (and session) per family: results are per (device, kernel, problem).
+  struct FamilyRecord {
+    db::KernelRecord kernel;
+    std::int64_t session = 0;
+    std::map<std::string, db::ResultRecord> prior;
+  };
+  std::map<std::string, FamilyRecord> families;
+  const nlohmann::json session_options = {{"label", "tune gemm"},
+                                          {"problem", problem.to_json()},
+                                          {"seed", setup.seed},
+                                          {"reference", args.reference},
+                                          {"policy", measure::policy_to_json(policy)},
+                                          {"cublaslt", cublaslt::enumeration_options_to_json(setup.cublaslt)}};
+  for (const auto& [family, family_info] : listing.at("families").items()) {
+    if (!family_info.value("available", false)) continue;
+    FamilyRecord f;
+    const nlohmann::json library = family_info.value("library", nlohmann::json::object());
+    const std::string version = library.value("version", std::string());
+    // A new library version is a new kernel: its algorithms and their numbers change.
+    f.kernel = {0, sha256_hex("ktune-gemm-family\n" + family + "\n" + version), family + " " + version, family,
+                library.value("path", std::string())};
+    f.kernel.id = database.upsert_kernel(f.kernel);
+    if (!args.no_resume)
+      for (auto& r : database.results_for(device_record.id, f.kernel.id, problem_record.id)) f.prior.emplace(r.config_key, r);
+    f.session = database.begin_session(device_record.id, f.kernel.id, problem_record.id, "gemm-candidates", session_options);
+    families.emplace(family, std::move(f));
+  }
+  auto finish_sessions = [&](std::string_view state) {
+    for (auto& [name, f] : families) database.finish_session(f.session, state);
+  };
+
+  // 2. Evaluate every candidate: the baseline (candidate 0) first, always measured afresh.
+  report::Progress progress(style, stderr);
+  report::ProgressUpdate update;
+  update.total = listed_candidates.size();
+  std::vector<Row> rows;
+  std::optional<measure::Stats> incumbent;
+  bool first_call = true;
+  auto evaluate = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note) {
+    gemm::EvaluateOptions eval;
+    eval.policy = policy;
+    eval.policy.racing = racing && policy.racing;
+    if (eval.policy.racing) eval.incumbent = incumbent;
+    eval.verify = verify;
+    db::ResultRecord r;
+    r.config_key = row.config_key;
+    r.config = config_to_json(row.config);
+    r.resources = {{"family", row.family}, {"source", row.source}, {"candidate", row.index}};
+    if (note) r.resources["note"] = note;
+    r.started_at_unix = now_unix();
+    // The first call may still be computing nothing (the listing prepared everything), but a
+    // worker restarted after a crash prepares inputs and reference again.
+    const double timeout = policy.warmup_seconds + 1.5 * policy.timeout_seconds + (first_call ? 120.0 : 60.0);
+    first_call = false;
+    fill_outcome(r, worker.call(gemm::evaluate_request(setup, candidate, eval), timeout), problem);
+    r.finished_at_unix = now_unix();
+    FamilyRecord& f = families.at(row.family);
+    r.session_id = f.session;
+    r.device_id = device_record.id;
+    r.kernel_id = f.kernel.id;
+    r.problem_id = problem_record.id;
+    r.id = database.insert_result(r);
+    return r;
+  };
+
+  try {
+    for (std::size_t i = 0; i < listed_candidates.size(); ++i) {
+      if (tuner::interrupt_flag().load()) break;
+      const nlohmann::json& entry = listed_candidates[i];
+      Row row;
+      row.index = i;
+      row.family = entry.at("family").get<std::string>();
+      const nlohmann::json& c = entry.at("candidate");
+      row.config = config_from_json(c.at("config"));
+      row.config_key = config_key(row.config);
+      const int rank = c.value("heuristic_rank", -1);
+      row.source = rank >= 0 ? "heuristic#" + std::to_string(rank) : c.value("source", std::string("enumerated"));
+      FamilyRecord& f = families.at(row.family);
+      auto prior = f.prior.find(row.config_key);
+      if (i > 0 && prior != f.prior.end()) {
+        row.result = prior->second;
+        row.resumed = true;
+        ++update.resumed;
+      } else {
+        if (i == 0 && !quiet && style == report::ProgressStyle::None)
+          std::fprintf(stderr, "measuring the baseline (cuBLAS's default)...\n");
+        row.result = evaluate(entry, row, true, i != 0, i == 0 ? "baseline" : nullptr);
+      }
+      row.stats = stats_of(row.result);
+      if (row.stats && (!incumbent || row.stats->median < incumbent->median)) incumbent = row.stats;
+      ++update.done;
+      (row.result.status == db::Status::Ok ? update.ok : update.failed)++;
+      update.last_config = short_config(row.config);
+      update.last_status = std::string(db::to_string(row.result.status));
+      update.last_seconds = row.result.median_s;
+      update.best_seconds = incumbent ? std::optional<double>(incumbent->median) : std::nullopt;
+      progress.update(update);
+      rows.push_back(std::move(row));
+    }
+    progress.finish(update);
+  } catch (...) {
+    finish_sessions(db::kSessionFailed);
+    throw;
+  }
+
+  // 3. The baseline again, after the others: drift shows, and the candidates must beat the
+  // faster of its two measurements.
+  std::optional<measure::Stats> baseline_after;
+  if (!rows.empty() && rows.front().stats && rows.size() > 1 && !tuner::interrupt_flag().load()) {
+    Row again = rows.front();
+    baseline_after = stats_of(evaluate(listed_candidates[0], again, false, false, "baseline, measured again after the others"));
+  }
+  std::vector<gemm::MeasuredCandidate> measured;
+  for (const Row& row : rows) measured.push_back({"#" + std::to_string(row.index) + " (" + short_config(row.config) + ")", row.stats});
+  std::optional<gemm::BaselineRuns> baseline_runs;
+  if (!rows.empty() && rows.front().stats) {
+    baseline_runs = gemm::combine_baseline_runs(*rows.front().stats, baseline_after);
+    measured.front().stats = baseline_runs->best;
+  }
+  const gemm::GemmPick pick = gemm::choose_pick(measured, 0);
+  const bool interrupted = tuner::interrupt_flag().load();
+  finish_sessions(interrupted ? db::kSessionInterrupted : db::kSessionFinished);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  // 4. Report.
+  auto tflops = [&](const measure::Stats& s) { return problem.flops() / s.median / 1e12; };
+  if (global.json) {
+    nlohmann::json out = {{"problem", problem.to_json()},
+                          {"name", problem.name()},
+                          {"device", {{"name", info.name}, {"ordinal", args.device}, {"fingerprint", info.fingerprint}}},
+                          {"families", listing.at("families")},
+                          {"reference", listing.value("reference", nlohmann::json::object())},
+                          {"candidates", nlohmann::json::array()},
+                          {"pick", pick.to_json()},
+                          {"interrupted", interrupted},
+                          {"wall_seconds", wall},
+                          {"database", database.path().string()}};
+    for (const Row& row : rows) {
+      nlohmann::json c = result_to_json(row.result);
+      c["index"] = row.index;
+      c["family"] = row.family;
+      c["source"] = row.source;
+      c["resumed"] = row.resumed;
+      if (row.stats && !rows.empty() && rows.front().stats)
+        c["speedup_vs_baseline"] = baseline_runs->best.median / row.stats->median;
+      out["candidates"].push_back(std::move(c));
+    }
+    if (baseline_runs) {
+      out["baseline"] = stats_json(baseline_runs->best);
+      out["baseline"]["drift"] = baseline_runs->drift;
+    }
+    if (pick.pick) {
+      const Row& p = rows[*pick.pick];
+      out["pick"]["candidate"] = p.index;
+      out["pick"]["config"] = config_to_json(p.config);
+      out["pick"]["family"] = p.family;
+      out["pick"]["stats"] = p.stats ? stats_json(*p.stats) : nlohmann::json(nullptr);
+      if (p.stats) out["pick"]["tflops"] = tflops(*p.stats);
+    }
+    for (const auto& [name, f] : families) out["sessions"][name] = f.session;
+    print_json(out);
+  } else {
+    const nlohmann::json& lt = listing.at("families").value("cublaslt", nlohmann::json::object());
+    std::printf("%s on %s (device %d)", problem.name().c_str(), info.name.c_str(), args.device);
+    if (lt.contains("library")) std::printf(", cuBLASLt %s", lt.at("library").value("version", std::string()).c_str());
+    std::printf("\n");
+    if (lt.contains("enumeration")) {
+      const nlohmann::json& e = lt.at("enumeration");
+      std::printf("candidates: %zu (heuristic %d answers; %d algorithm ids, %zu configs checked, %zu valid%s)\n",
+                  listed_candidates.size(), e.value("heuristic_returned", 0), e.value("algo_ids", 0),
+                  e.value("checked", std::size_t{0}), e.value("valid", std::size_t{0}),
+                  e.value("truncated", false) ? ", check budget reached" : "");
+    }
+    if (listing.contains("reference"))
+      std::printf("reference: %s, %zu elements checked per candidate, %.2f s\n",
+                  listing.at("reference").value("mode", std::string()).c_str(),
+                  listing.at("reference").value("elements", std::size_t{0}),
+                  listing.at("reference").value("seconds", 0.0));
+    // The baseline, then the fastest others.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 1; i < rows.size(); ++i) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      const auto& a = rows[x].stats;
+      const auto& b = rows[y].stats;
+      if (a.has_value() != b.has_value()) return a.has_value();
+      return a && b && a->median < b->median;
+    });
+    if (!rows.empty()) order.insert(order.begin(), 0);
+    std::printf("%4s  %-12s  %-12s  %-10s  %8s  %8s  %-8s  %s\n", "#", "source", "median", "spread", "TFLOP/s", "vs base",
+                "status", "config");
+    std::size_t shown = 0;
+    for (std::size_t i : order) {
+      if (shown++ >= static_cast<std::size_t>(std::max(args.show, 1)) + 1) break;
+      const Row& row = rows[i];
+      std::string median = "-", spread = "-", rate = "-", versus = "-";
+      if (row.stats) {
+        median = format_seconds(row.stats->median);
+        spread = spread_text(*row.stats);
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.1f", tflops(*row.stats));
+        rate = buffer;
+        if (baseline_runs) {
+          std::snprintf(buffer, sizeof buffer, "%.3fx", baseline_runs->best.median / row.stats->median);
+          versus = buffer;
+        }
+      }
+      std::string status(db::to_string(row.result.status));
+      if (row.resumed) status += "*";
+      if (row.result.raced) status = "raced";
+      std::printf("%4zu  %-12s  %-12s  %-10s  %8s  %8s  %-8s  %s\n", row.index, row.source.c_str(), median.c_str(),
+                  spread.c_str(), rate.c_str(), versus.c_str(), status.c_str(), short_config(row.config).c_str());
+      if (row.result.status != db::Status::Ok && !row.result.error.empty())
+        std::printf("      %s\n", row.result.error.substr(0, row.result.error.find('\n')).c_str());
+    }
+    if (update.resumed) std::printf("(* from an earlier session; --no-resume measures again)\n");
+    if (baseline_runs && baseline_after) {
+      std::printf("baseline measured before and after the others: drift %.1f%%%s\n", 100.0 * baseline_runs->drift,
+                  baseline_runs->drift > 0.03 ? " (more than 3%: the machine is noisy, treat small speedups with care)" : "");
+    }
+    if (!pick.pick) {
+      std::printf("no candidate ran correctly\n");
+    } else {
+      const Row& p = rows[*pick.pick];
+      if (pick.baseline_kept) {
+        std::printf("pick: #0, cuBLAS's default (%s, %s): %s\n", format_seconds(p.stats->median).c_str(),
+                    spread_text(baseline_runs->best).c_str(), pick.reason.c_str());
+      } else if (baseline_runs) {
+        std::printf("pick: #%zu %s (%s)\n  %.3fx faster than cuBLAS's default: %s (%s) vs %s (%s), %.1f TFLOP/s\n",
+                    p.index, p.source.c_str(), short_config(p.config).c_str(), pick.speedup,
+                    format_seconds(p.stats->median).c_str(), spread_text(*p.stats).c_str(),
+                    format_seconds(baseline_runs->best.median).c_str(), spread_text(baseline_runs->best).c_str(),
+                    tflops(*p.stats));
+      } else {
+        std::printf("pick: #%zu %s (%s): %s\n", p.index, p.source.c_str(), short_config(p.config).c_str(), pick.reason.c_str());
+      }
+    }
+    std::printf("%zu candidates in %.1f s; results in %s", rows.size(), wall, database.path().c_str());
+    for (const auto& [name, f] : families) std::printf(" (session %lld)", static_cast<long long>(f.session));
+    std::printf("\n");
+  }
+  if (interrupted) return kExitInterrupted;
+  return pick.pick ? kExitOk : kExitNoValidConfig;
+}
+
+}  // namespace
+
+void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
+  CLI::App* tune = app.get_subcommand("tune");
+  // `tune SPEC` and `tune gemm ...`: the spec becomes optional, and is required again below
+  // unless the gemm subcommand was given. tune's own callback (which installs the spec
+  // handler) moves to "parse complete", so the final callback below can replace its handler.
+  CLI::Option* spec = tune->get_option("spec");
+  spec->required(false);
+  tune->immediate_callback();
+
+  auto args = std::make_shared<GemmArgs>();
+  auto options = std::make_shared<GemmOptions>();
+  CLI::App* cmd = tune->add_subcommand(
+      "gemm", "Tune a GEMM without a spec file: D = act(alpha A B + beta C + bias), row-major, cuBLAS default as baseline");
+  cmd->fallthrough();
+  options->m = cmd->add_option("--m", args->m, "Rows of A and D");
+  options->n = cmd->add_option("--n", args->n, "Columns of B and D");
+  options->k = cmd->add_option("--k", args->k, "The reduction dimension");
+  options->batch = cmd->add_option("--batch", args->batch, "Independent GEMMs, stored back to back (default 1)");
+  options->dtype = cmd->add_option("--dtype", args->dtype, "f16, bf16, f32, tf32 or fp8 (e4m3; needs --layout nt) (default bf16)");
+  options->layout = cmd->add_option("--layout", args->layout, "nn, nt, tn, tt: storage of A and B ('t': transposed; x @ w.T is nt)");
+  options->out_dtype = cmd->add_option("--out-dtype", args->out_dtype, "Output dtype (default: the input's; bf16 for fp8)");
+  options->alpha = cmd->add_option("--alpha", args->alpha, "Scale of A B (fp32)");
+  options->beta = cmd->add_option("--beta", args->beta, "Scale of C (fp32); 0: C is not read");
+  options->bias = cmd->add_flag("--bias", args->bias, "Add a bias vector of N elements (per output column)");
+  options->relu = cmd->add_flag("--relu", args->relu, "Apply ReLU after the bias");
+  options->gelu = cmd->add_flag("--gelu", args->gelu, "Apply GELU (tanh approximation) after the bias");
+  options->relu->excludes(options->gelu);
+  options->families = cmd->add_option("--families", args->families, "Candidate families, comma-separated (cublaslt)");
+  cmd->add_option("--spec", args->spec, "A gemm spec file (YAML, see families/README.md); flags override it")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--device", args->device, "CUDA device ordinal");
+  cmd->add_option("--max-candidates", args->max_candidates, "Candidates measured, baseline included (default 32)");
+  cmd->add_option("--heuristics", args->heuristics, "cuBLASLt heuristic answers to include (default 8)");
+  cmd->add_option("--workspace-mb", args->workspace_mib, "cuBLASLt workspace limit in MiB (default 32)");
+  cmd->add_option("--seed", args->seed, "Seed of the random inputs");
+  cmd->add_option("--reference", args->reference, "auto, full or sampled fp64 reference (default auto)");
+  cmd->add_option("--min-time", args->min_time, "Measured seconds per candidate before it may stop (default 0.05)");
+  cmd->add_option("--max-noise", args->max_noise, "Relative noise at which a measurement stops (default 0.005)");
+  cmd->add_option("--max-samples", args->max_samples, "Samples per candidate at most (default 2000)");
+  cmd->add_option("--candidate-timeout", args->candidate_timeout, "Seconds of measuring per candidate at most (default 5)");
+  cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");
+  cmd->add_flag("--no-resume", args->no_resume, "Measure candidates again even if the database has them");
+  cmd->add_flag("--dry-run", args->dry_run, "Print the resolved problem and exit (no GPU needed)");
+  cmd->add_option("--progress", args->progress, "auto (bar on a terminal, JSON lines otherwise), bar, json, none");
+  cmd->add_option("--show", args->show, "Rows of the result table besides the baseline (default 12)");
+  // CLI11 runs gemm's callback before tune's (immediate) one; tune's final callback runs last,
+  // so that is where the gemm handler is installed.
+  tune->final_callback([spec, cmd, &global, &handler, args, options] {
+    if (cmd->parsed()) {
+      handler = [&global, args, options]() -> int { return run_gemm_tuning(*args, *options, global); };
+      return;
+    }
+    if (spec->count() == 0) throw CLI::RequiredError("spec (a spec file, or `tune gemm ...`)");
+  });
+
+  CLI::App* worker_cmd = app.add_subcommand("gemm-worker", "Internal: serve gemm candidate requests for `tune gemm`");
+  worker_cmd->group("");  // hidden from --help
+  worker_cmd->callback([&handler] {
+    handler = []() -> int {
+      gemm::GemmWorker gemm_worker;
+      return worker::serve_from_environment([&gemm_worker](const nlohmann::json& request) -> nlohmann::json {
+        if (request.value("op", std::string()) == "ping") return {{"ok", true}, {"pid", ::getpid()}};
+        try {
+          return gemm_worker.handle(request);
+        } catch (const device::ContextPoisoned& e) {
+          // Sticky CUDA error: this process can never use the GPU again. The tuner records the
+          // candidate and the next call starts a fresh worker.
+          std::fprintf(stderr, "ktune gemm-worker: device context poisoned: %s\n", e.what());
+          std::fflush(stderr);
+          ::_exit(tuner::kContextPoisonedExitCode);
+        }
+      });
+    };
+  });
+}
+
+}  // namespace ktune::cli
