@@ -1,0 +1,176 @@
+// `ktune tune gemm` through the real binary: flag parsing (--dry-run needs no GPU), exit codes,
+// the spec file, and on a GPU one small tuning session end to end.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/device/cuda/driver_api.h"
+
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+CliRun ktune(const std::string& args) {
+  const std::string command = std::string(KTUNE_BINARY_DIR) + "/ktune " + args + " 2>&1";
+  CliRun r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+nlohmann::json json_of(const CliRun& r) {
+  const auto start = r.out.find('{');
+  if (start == std::string::npos) return nullptr;
+  return nlohmann::json::parse(r.out.substr(start), nullptr, false);
+}
+
+std::filesystem::path temp_dir() {
+  auto dir = std::filesystem::temp_directory_path() / ("ktune-gemm-cli-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(TuneGemmCli, FlagsBecomeTheProblem) {
+  const CliRun r = ktune("tune gemm --m 4096 --n 14336 --k 4096 --dtype bf16 --layout nt --bias --gelu --batch 2 "
+                      "--alpha 0.5 --beta 1 --out-dtype f32 --families cublaslt --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = json_of(r);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  const nlohmann::json& p = j.at("problem");
+  EXPECT_EQ(p.at("m"), 4096);
+  EXPECT_EQ(p.at("n"), 14336);
+  EXPECT_EQ(p.at("k"), 4096);
+  EXPECT_EQ(p.at("dtype"), "bf16");
+  EXPECT_EQ(p.at("layout"), "nt");
+  EXPECT_EQ(p.at("bias"), true);
+  EXPECT_EQ(p.at("activation"), "gelu");
+  EXPECT_EQ(p.at("batch"), 2);
+  EXPECT_EQ(p.at("alpha"), 0.5);
+  EXPECT_EQ(p.at("beta"), 1.0);
+  EXPECT_EQ(p.at("out_dtype"), "f32");
+  EXPECT_EQ(j.at("families"), nlohmann::json::array({"cublaslt"}));
+  EXPECT_EQ(j.at("flops"), 2.0 * 4096 * 14336 * 4096 * 2);
+  EXPECT_EQ(j.at("request").at("op"), "gemm_candidates");
+
+  // Defaults: bf16, nn, batch 1, no epilogue; options after the flags still reach the app.
+  const nlohmann::json d = json_of(ktune("tune gemm --m 8 --n 16 --k 32 --dry-run --json"));
+  EXPECT_EQ(d.at("problem").at("dtype"), "bf16");
+  EXPECT_EQ(d.at("problem").at("layout"), "nn");
+  EXPECT_EQ(d.at("problem").at("out_dtype"), "bf16");
+  EXPECT_EQ(d.at("problem").at("activation"), "none");
+  const nlohmann::json f8 = json_of(ktune("--json tune gemm --m 16 --n 16 --k 16 --dtype fp8 --layout nt --dry-run"));
+  EXPECT_EQ(f8.at("problem").at("out_dtype"), "bf16");
+  EXPECT_EQ(json_of(ktune("tune gemm --m 1 --n 1 --k 1 --relu --dry-run --json")).at("problem").at("activation"), "relu");
+}
+
+TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
+  CliRun r = ktune("tune gemm --m 1 --n 2 --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("needs --m, --n and --k"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --relu --gelu --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("excludes"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --dtype int4 --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown dtype 'int4'"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --layout xy --dry-run");
+  EXPECT_EQ(r.code, 2);
+  r = ktune("tune gemm --m 0 --n 2 --k 3 --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("m must be at least 1"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --dtype bf16 --out-dtype f16 --dry-run");
+  EXPECT_EQ(r.code, 2);
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --families generated --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("not available yet"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --max-candidates 0");
+  EXPECT_EQ(r.code, 2);
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --reference psychic");
+  EXPECT_EQ(r.code, 2);
+  // `tune` still wants its spec when there is no gemm subcommand.
+  r = ktune("tune");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("spec"), std::string::npos) << r.out;
+  r = ktune("tune /nonexistent/spec.yaml");
+  EXPECT_EQ(r.code, 2);
+}
+
+TEST(TuneGemmCli, SpecFileWithOverrides) {
+  const auto dir = temp_dir();
+  const auto spec = dir / "gemm.yaml";
+  std::ofstream(spec) << "gemm:\n  m: 2048\n  n: 10240\n  k: 1280\n  dtype: f16\n  layout: tn\nfamilies: [cublaslt]\n";
+  CliRun r = ktune("tune gemm --spec " + spec.string() + " --k 1024 --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = json_of(r);
+  EXPECT_EQ(j.at("problem").at("m"), 2048);
+  EXPECT_EQ(j.at("problem").at("k"), 1024);
+  EXPECT_EQ(j.at("problem").at("dtype"), "f16");
+  EXPECT_EQ(j.at("problem").at("layout"), "tn");
+
+  std::ofstream(spec) << "gemm:\n  m: 2048\n  n: 10240\n  kk: 1280\n";
+  r = ktune("tune gemm --spec " + spec.string() + " --dry-run");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.out.find("gemm.yaml:4:3: unknown key 'kk'"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TuneGemmCli, SaysWhenThereIsNoGpu) {
+  if (ktune::cuda::CudaDriver::load()) GTEST_SKIP() << "a CUDA driver is present";
+  const auto dir = temp_dir();
+  const CliRun r = ktune("tune gemm --m 64 --n 64 --k 64 --db " + (dir / "k.db").string());
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("the cuda backend is not available"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
+  const auto driver = ktune::cuda::CudaDriver::load();
+  if (!driver) {
+    std::printf("skipped: no CUDA driver: %s\n", driver.error.c_str());
+    GTEST_SKIP() << driver.error;
+  }
+  const auto dir = temp_dir();
+  const std::string db = (dir / "k.db").string();
+  CliRun r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --json --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = json_of(r);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  const nlohmann::json& candidates = j.at("candidates");
+  ASSERT_GE(candidates.size(), 1u);
+  EXPECT_EQ(candidates[0].at("source"), "heuristic#0");
+  EXPECT_EQ(candidates[0].at("status"), "ok") << candidates[0].dump(2);
+  EXPECT_EQ(candidates[0].at("verification").at("D").at("pass"), true);
+  const nlohmann::json& pick = j.at("pick");
+  ASSERT_FALSE(pick.at("pick").is_null()) << j.dump(2);
+  if (pick.at("pick") != 0) {
+    EXPECT_EQ(pick.at("pick_vs_baseline").at("verdict"), "faster");
+  }
+  EXPECT_GE(pick.at("speedup").get<double>(), 1.0);
+  std::printf("%s\n", pick.at("reason").get<std::string>().c_str());
+
+  // The text report on a second run answers from the database except for the baseline.
+  r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::printf("%s\n", r.out.c_str());
+  EXPECT_NE(r.out.find("pick: "), std::string::npos);
+  EXPECT_NE(r.out.find("from an earlier session"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
