@@ -213,7 +213,11 @@ void encode(const MsgpackValue& v, std::string& out) {
           put_length(out, x.size(), 0xa0, 31, 0xd9, 0xda, 0xdb);
           out += x;
         } else if constexpr (std::is_same_v<T, MsgpackBinary>) {
-          put_length(out, x.bytes.size(), 0xc4, 0, 0xc4, 0xc5, 0xc6);
+          // bin has no fix form: bin8/bin16/bin32 always carry a length.
+          const std::size_t n = x.bytes.size();
+          const int width = n <= 0xff ? 1 : n <= 0xffff ? 2 : 4;
+          out.push_back(static_cast<char>(width == 1 ? 0xc4 : width == 2 ? 0xc5 : 0xc6));
+          put_big_endian(out, n, width);
           out += x.bytes;
         } else if constexpr (std::is_same_v<T, MsgpackArray>) {
           put_length(out, x.size(), 0x90, 15, 0, 0xdc, 0xdd);
@@ -225,10 +229,12 @@ void encode(const MsgpackValue& v, std::string& out) {
             encode(value, out);
           }
         } else if constexpr (std::is_same_v<T, MsgpackExtension>) {
-          out.push_back(static_cast<char>(0xc7));
-          put_big_endian(out, x.bytes.size() & 0xff, 1);
+          const std::size_t n = x.bytes.size();
+          const int width = n <= 0xff ? 1 : n <= 0xffff ? 2 : 4;
+          out.push_back(static_cast<char>(width == 1 ? 0xc7 : width == 2 ? 0xc8 : 0xc9));
+          put_big_endian(out, n, width);
           out.push_back(static_cast<char>(x.type));
-          out += x.bytes.substr(0, 0xff);
+          out += x.bytes;
         }
       },
       v.value);

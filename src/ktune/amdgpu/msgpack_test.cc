@@ -72,6 +72,9 @@ TEST(Msgpack, EncodeRoundTripsLargeContainers) {
   map.emplace_back(MsgpackValue{std::string(300, 'k')}, MsgpackValue{std::move(items)});
   map.emplace_back(MsgpackValue{std::string("neg")}, MsgpackValue{std::int64_t{-1000000}});
   map.emplace_back(MsgpackValue{std::string("f")}, MsgpackValue{0.25});
+  // Found by fuzzing: an empty bin must still carry its length byte.
+  map.emplace_back(MsgpackValue{std::string("bin")}, MsgpackValue{MsgpackBinary{""}});
+  map.emplace_back(MsgpackValue{std::string("ext")}, MsgpackValue{MsgpackExtension{-3, std::string(70000, 'e')}});
   const MsgpackValue v{std::move(map)};
   EXPECT_EQ(parse_msgpack(encode_msgpack(v)), v);
 }

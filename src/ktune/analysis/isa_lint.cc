@@ -130,7 +130,7 @@ std::vector<Kernel> parse_amdgpu(const std::vector<std::string_view>& lines) {
     if (t.empty()) continue;
     std::smatch m;
     const std::string t_str(t);
-    if (std::regex_match(t_str, m, objdump_header)) {
+    if (t.size() > 3 && t.substr(t.size() - 2) == ">:" && std::regex_match(t_str, m, objdump_header)) {
       kernels.push_back(Kernel{});
       current = &kernels.back();
       current->name = m[2].str();
@@ -246,7 +246,7 @@ std::vector<Kernel> parse_ptx(const std::vector<std::string_view>& lines) {
     if (current == nullptr || depth == 0) {
       std::smatch m;
       const std::string s(t);
-      if (std::regex_search(s, m, entry_re) && !contains(t, ";")) {
+      if ((contains(t, ".entry") || contains(t, ".func")) && !contains(t, ";") && std::regex_search(s, m, entry_re)) {
         kernels.push_back(Kernel{});
         current = &kernels.back();
         current->name = m[1].str();
@@ -348,7 +348,7 @@ std::vector<Kernel> parse_sass(const std::vector<std::string_view>& lines) {
     if (t.empty()) continue;
     std::smatch m;
     const std::string s(t);
-    if (std::regex_search(s, m, function_re)) {
+    if (contains(t, "Function") && std::regex_search(s, m, function_re)) {
       kernels.push_back(Kernel{});
       current = &kernels.back();
       current->name = m[1].str();
