@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -21,8 +22,14 @@ struct CliRun {
   std::string out;  // stdout and stderr
 };
 
+// $KTUNE_TEST_KTUNE (a carried binary on a GPU machine), else the one built beside this test.
+std::string ktune_binary() {
+  if (const char* path = std::getenv("KTUNE_TEST_KTUNE"); path && *path) return path;
+  return std::string(KTUNE_BINARY_DIR) + "/ktune";
+}
+
 CliRun ktune(const std::string& args) {
-  const std::string command = std::string(KTUNE_BINARY_DIR) + "/ktune " + args + " 2>&1";
+  const std::string command = ktune_binary() + " " + args + " 2>&1";
   CliRun r;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return r;

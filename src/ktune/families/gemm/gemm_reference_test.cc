@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "ktune/verify/poison.h"
 
@@ -313,6 +315,43 @@ TEST(GemmCheck, SplitKPartialsWidenTheBound) {
   EXPECT_EQ(model.bound(100, 0, 10, 10, 1), model.bound(100, 0, 10, 10, 0));
   GemmProblem t = problem(8, 8, 4096, Precision::TF32);
   EXPECT_GT(error_model(t).input_rel, 0.0);
+}
+
+TEST(GemmCheck, ScanClassifiesEveryOutputStorage) {
+  for (Precision precision : {Precision::BF16, Precision::F16, Precision::F32}) {
+    GemmProblem p = problem(64, 96, 32, precision);
+    const GemmOperands o = make_operands(p, 4);
+    const GemmReference ref = compute_reference(p, o, {ReferenceMode::Sampled, 8, 3, 1});
+    std::vector<std::byte> d = simulate_gpu(p, o);
+    ASSERT_TRUE(check_output(p, ref, d).pass) << precision_name(precision);
+    std::vector<std::byte> poisoned(d.size());
+    poison_output(p, poisoned);
+    const std::size_t size = storage_size(p.out);
+    std::memcpy(d.data() + size * 100, poisoned.data(), size);                                      // unwritten
+    store_value(d.data(), 200, p.out, std::nan(""));                                                 // a computed NaN
+    store_value(d.data(), 300, p.out, -std::numeric_limits<double>::infinity());                   // overflow
+    store_value(d.data(), 400, p.out, load_value(d.data(), 400, p.out) * 2 + 1);                    // finite: scan ignores it
+    const GemmCheck c = check_output(p, ref, d);
+    EXPECT_FALSE(c.pass);
+    EXPECT_EQ(c.unwritten, 1u) << precision_name(precision);
+    EXPECT_EQ(c.non_finite, 2u) << precision_name(precision);
+    EXPECT_EQ(c.scanned, static_cast<std::size_t>(p.d_elements()));
+  }
+}
+
+TEST(GemmCheck, ScanOfALargeOutputIsQuick) {
+  GemmProblem p = problem(4096, 4096, 16);
+  const GemmOperands o = make_operands(p, 1);
+  const GemmReference ref = compute_reference(p, o);
+  ASSERT_EQ(ref.mode, ReferenceMode::Sampled);
+  std::vector<std::byte> d(static_cast<std::size_t>(p.d_elements()) * 2);
+  for (const ReferenceElement& e : ref.elements) store_value(d.data(), static_cast<std::size_t>(e.index), p.out, e.value);
+  const auto start = std::chrono::steady_clock::now();
+  const GemmCheck c = check_output(p, ref, d);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(c.pass) << c.summary();
+  std::printf("check of 16M bf16 outputs (%zu sampled): %.3f s\n", c.checked, seconds);
+  EXPECT_LT(seconds, 2.0);
 }
 
 TEST(GemmReference, ThousandCubedTakesSeconds) {
