@@ -36,8 +36,10 @@ __global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n)
     y[0] = v.x + v.y + v.z + v.w;
   }
 #elif MODE == 6
-  volatile int forever = 1;
-  while (forever) {
+  // The clock only moves forward, which the compiler cannot know: a loop it cannot remove
+  // (a spin on a volatile local was optimised away).
+  const long long start = clock64();
+  while (clock64() - start >= 0) {
   }
 #endif
 #if MODE == 1
@@ -47,11 +49,13 @@ __global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n)
 #if MODE == 9
     if (i % 2) continue;
 #endif
-    y[i] = 2.0f * x[i];
-  }
-#endif
 #if MODE == 7
-  if (first == n / 2) y[first] += 1.0f;
+    // Written by whichever thread owns element n/2 (the grid is smaller than n).
+    y[i] = 2.0f * x[i] + (i == n / 2 ? 1.0f : 0.0f);
+#else
+    y[i] = 2.0f * x[i];
+#endif
+  }
 #endif
 }
 
