@@ -619,8 +619,9 @@ Enumeration enumerate_candidates(const CublasLt& lib, Handle handle, const Matmu
       ++skipped_init;
       continue;
     }
-    const auto epilogues = get_cap<std::uint32_t>(lib, algo, lt::kCapEpilogueMask, lt::kEpilogueDefault);
-    if ((epilogues & s.epilogue) != s.epilogue) {
+    // A shortcut only (AlgoCheck has the last word): skip ids that say they lack the epilogue.
+    const auto epilogues = get_cap<std::uint32_t>(lib, algo, lt::kCapEpilogueMask, 0);
+    if (s.epilogue != lt::kEpilogueDefault && epilogues != 0 && (epilogues & s.epilogue) != s.epilogue) {
       ++skipped_epilogue;
       continue;
     }
