@@ -28,7 +28,11 @@ void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler)
       }
       for (const auto& b : out) {
         if (!b["available"].get<bool>()) {
-          std::printf("%-5s not available: %s\n", b["backend"].get<std::string>().c_str(), b["reason"].get<std::string>().c_str());
+          // The loader's reason can span lines (each path it tried): indent the rest.
+          std::string reason = b["reason"].get<std::string>();
+          for (std::size_t pos = reason.find('\n'); pos != std::string::npos; pos = reason.find('\n', pos + 8))
+            reason.replace(pos, 1, "\n        ");
+          std::printf("%-5s not available: %s\n", b["backend"].get<std::string>().c_str(), reason.c_str());
           continue;
         }
         std::printf("%-5s available, %zu device(s)\n", b["backend"].get<std::string>().c_str(), b["devices"].size());
