@@ -165,6 +165,27 @@ TEST(Policy, ErrorsNameTheKey) {
   expect_policy_error({{"max_samples", 5}}, "'max_samples'");  // below min_samples = 10
   expect_policy_error(nlohmann::json::array(), "object");
   EXPECT_EQ(policy_from_json({{"min_samples", 4.0}}).min_samples, 4);  // integral float is fine
+  expect_policy_error({{"cache", "cold"}}, "'cache'");
+  expect_policy_error({{"cache", true}}, "'cache'");
+}
+
+TEST(Policy, CacheModeDefaultsToFlushAndRoundTrips) {
+  EXPECT_EQ(Policy{}.cache, CacheMode::Flush);
+  EXPECT_EQ(policy_to_json(Policy{}).at("cache"), "flush");
+  for (CacheMode mode : {CacheMode::Flush, CacheMode::Rotate, CacheMode::Warm}) {
+    Policy p;
+    p.cache = mode;
+    const nlohmann::json j = policy_to_json(p);
+    EXPECT_EQ(j.at("cache"), std::string(to_string(mode)));
+    EXPECT_EQ(policy_from_json(j), p);
+    EXPECT_EQ(cache_mode_from_string(to_string(mode)), mode);
+  }
+  EXPECT_EQ(policy_from_json({{"cache", "rotate"}}).cache, CacheMode::Rotate);
+  EXPECT_EQ(policy_from_json({{"cache", "warm"}}).cache, CacheMode::Warm);
+  Policy rotating;
+  rotating.cache = CacheMode::Rotate;
+  EXPECT_EQ(policy_from_json({{"min_samples", 12}}, rotating).cache, CacheMode::Rotate);  // kept from base
+  EXPECT_THROW(cache_mode_from_string("Flush"), std::invalid_argument);
 }
 
 TEST(StopReason, StringsRoundTrip) {

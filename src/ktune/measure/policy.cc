@@ -33,6 +33,23 @@ bool read_bool(const nlohmann::json& v, const char* key) {
 
 }  // namespace
 
+std::string_view to_string(CacheMode mode) {
+  switch (mode) {
+    case CacheMode::Flush: return "flush";
+    case CacheMode::Rotate: return "rotate";
+    case CacheMode::Warm: return "warm";
+  }
+  return "?";
+}
+
+CacheMode cache_mode_from_string(std::string_view text) {
+  if (text == "flush") return CacheMode::Flush;
+  if (text == "rotate") return CacheMode::Rotate;
+  if (text == "warm") return CacheMode::Warm;
+  throw std::invalid_argument("measure policy: 'cache' must be \"flush\", \"rotate\" or \"warm\", got \"" +
+                              std::string(text) + "\"");
+}
+
 void validate(const Policy& p) {
   auto finite_nonneg = [](double x) { return std::isfinite(x) && x >= 0; };
   require(finite_nonneg(p.warmup_seconds), "warmup_seconds", "must be finite and >= 0");
@@ -47,6 +64,8 @@ void validate(const Policy& p) {
   require(p.racing_min_samples >= 1, "racing_min_samples", "must be >= 1");
   require(std::isfinite(p.throttle_fraction) && p.throttle_fraction >= 0 && p.throttle_fraction <= 1,
           "throttle_fraction", "must be in [0, 1]");
+  require(p.cache == CacheMode::Flush || p.cache == CacheMode::Rotate || p.cache == CacheMode::Warm, "cache",
+          "must be flush, rotate or warm");
 }
 
 Policy policy_from_json(const nlohmann::json& j, Policy base) {
@@ -64,10 +83,13 @@ Policy policy_from_json(const nlohmann::json& j, Policy base) {
     else if (key == "racing_margin") p.racing_margin = read_double(v, k);
     else if (key == "racing_min_samples") p.racing_min_samples = read_int(v, k);
     else if (key == "throttle_fraction") p.throttle_fraction = read_double(v, k);
-    else
+    else if (key == "cache") {
+      require(v.is_string(), k, "must be \"flush\", \"rotate\" or \"warm\", got " + v.dump());
+      p.cache = cache_mode_from_string(v.get<std::string>());
+    } else
       throw std::invalid_argument("measure policy: unknown key '" + key +
                                   "' (known: warmup_seconds, min_samples, max_noise, min_seconds, timeout_seconds, "
-                                  "max_samples, racing, racing_margin, racing_min_samples, throttle_fraction)");
+                                  "max_samples, racing, racing_margin, racing_min_samples, throttle_fraction, cache)");
   }
   validate(p);
   return p;
@@ -78,7 +100,8 @@ nlohmann::json policy_to_json(const Policy& p) {
           {"max_noise", p.max_noise},             {"min_seconds", p.min_seconds},
           {"timeout_seconds", p.timeout_seconds}, {"max_samples", p.max_samples},
           {"racing", p.racing},                   {"racing_margin", p.racing_margin},
-          {"racing_min_samples", p.racing_min_samples}, {"throttle_fraction", p.throttle_fraction}};
+          {"racing_min_samples", p.racing_min_samples}, {"throttle_fraction", p.throttle_fraction},
+          {"cache", std::string(to_string(p.cache))}};
 }
 
 }  // namespace ktune::measure

@@ -1,9 +1,22 @@
 #pragma once
 // How long and how often to measure one candidate. Defaults follow nvbench (see README.md).
 
+#include <string>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 namespace ktune::measure {
+
+// What the caches hold when a sample starts.
+//   Flush:  each sample is preceded by writing a buffer of 2x the last-level cache / L2 (not timed).
+//   Rotate: the backend keeps copies of the input arrays spanning >= 2x that cache and each sample
+//           reads the next copy, so inputs arrive cold without a flush between samples.
+//   Warm:   no flush, no rotation: back-to-back runs on the same data (cache-resident inputs).
+enum class CacheMode { Flush, Rotate, Warm };
+std::string_view to_string(CacheMode mode);
+// "flush", "rotate", "warm"; throws std::invalid_argument otherwise.
+CacheMode cache_mode_from_string(std::string_view text);
 
 struct Policy {
   double warmup_seconds = 0.02;    // run the kernel until this much wall time has passed (at least 1 run)
@@ -16,6 +29,7 @@ struct Policy {
   double racing_margin = 0.10;     // "clearly": candidate's fastest sample > incumbent median * (1 + margin)
   int racing_min_samples = 3;
   double throttle_fraction = 0.75; // GPU backends: discard samples when clock < fraction * default clock
+  CacheMode cache = CacheMode::Flush;  // JSON key "cache": "flush" | "rotate" | "warm"
 
   bool operator==(const Policy&) const = default;
 };
