@@ -412,6 +412,23 @@ std::vector<AsmKernelInfo> parse_asm_kernel_info(std::string_view asm_text) {
   return kernels;
 }
 
+analysis::AmdgpuOccupancyInput occupancy_input(const KernelMetadata& kernel, int workgroup_size,
+                                               std::int64_t dynamic_lds_bytes) {
+  analysis::AmdgpuOccupancyInput in;
+  in.workgroup_size = workgroup_size > 0 ? workgroup_size : kernel.max_flat_workgroup_size;
+  in.vgprs = kernel.vgpr_count;
+  in.sgprs = kernel.sgpr_count;
+  in.lds_bytes = kernel.group_segment_fixed_size + dynamic_lds_bytes;
+  in.wavefront_size = kernel.wavefront_size == 32 || kernel.wavefront_size == 64 ? kernel.wavefront_size : 0;
+  if (kernel.max_flat_workgroup_size > 0) in.max_flat_workgroup_size = kernel.max_flat_workgroup_size;
+  return in;
+}
+
+analysis::AmdgpuOccupancyResult kernel_occupancy(const KernelMetadata& kernel, const analysis::AmdgpuArch& arch,
+                                                 int workgroup_size, std::int64_t dynamic_lds_bytes) {
+  return analysis::amdgpu_occupancy(arch, occupancy_input(kernel, workgroup_size, dynamic_lds_bytes));
+}
+
 nlohmann::json to_json(const KernelMetadata& k) {
   nlohmann::json j = {{"name", to_valid_utf8(k.name)},
                       {"symbol", to_valid_utf8(k.symbol)},

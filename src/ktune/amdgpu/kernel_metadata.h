@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ktune/amdgpu/msgpack.h"
+#include "ktune/analysis/occupancy_amdgpu.h"
 
 namespace ktune::amdgpu {
 
@@ -99,6 +100,13 @@ struct AsmKernelInfo {
   std::optional<std::int64_t> code_length;   // "; codeLenInByte = 500"
 };
 std::vector<AsmKernelInfo> parse_asm_kernel_info(std::string_view asm_text);
+
+// The occupancy inputs of a kernel launched with `workgroup_size` threads (0: its
+// .max_flat_workgroup_size) and `dynamic_lds_bytes` on top of its static LDS.
+analysis::AmdgpuOccupancyInput occupancy_input(const KernelMetadata& kernel, int workgroup_size = 0,
+                                               std::int64_t dynamic_lds_bytes = 0);
+analysis::AmdgpuOccupancyResult kernel_occupancy(const KernelMetadata& kernel, const analysis::AmdgpuArch& arch,
+                                                 int workgroup_size = 0, std::int64_t dynamic_lds_bytes = 0);
 
 nlohmann::json to_json(const KernelMetadata& kernel);
 nlohmann::json to_json(const CodeObjectMetadata& metadata);

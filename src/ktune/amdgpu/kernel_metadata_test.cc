@@ -76,6 +76,14 @@ TEST(KernelMetadata, HipGfx942Facts) {
   ASSERT_EQ(co.kernel_code.size(), 5u);
   for (const auto& k : co.kernel_code) EXPECT_GT(k.code_bytes, 0u) << k.name;
 
+  // Launched with 256 threads the AGPR kernel holds 3 waves per SIMD; with 1024 it cannot launch
+  // (max_flat_workgroup_size 256), and dynamic LDS adds to the static 2 KiB of the matmul.
+  const analysis::AmdgpuArch& gfx942 = analysis::amdgpu_arch(co.elf.processor);
+  EXPECT_DOUBLE_EQ(kernel_occupancy(*agpr, gfx942).waves_per_simd, 3.0);
+  EXPECT_FALSE(kernel_occupancy(*agpr, gfx942, 1024).launchable);
+  EXPECT_EQ(occupancy_input(*mm, 128, 30000).lds_bytes, 32048);
+  EXPECT_EQ(kernel_occupancy(*mm, gfx942, 128, 30000).workgroups_limit_lds, 2);
+
   const auto j = to_json(co);
   EXPECT_EQ(j["elf"]["processor"], "gfx942");
   EXPECT_EQ(j["metadata"]["kernels"][0]["name"], "matmul_tiled");

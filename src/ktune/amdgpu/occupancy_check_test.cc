@@ -96,14 +96,7 @@ TEST_P(OccupancyMatchesCompiler, ForEveryKernelOfTheSweep) {
     EXPECT_EQ(k.vgpr_count, *info.total_num_vgprs);
     EXPECT_EQ(analysis::amdgpu_total_vgprs(arch, *info.num_vgprs, *info.num_agprs), *info.total_num_vgprs);
 
-    analysis::AmdgpuOccupancyInput in;
-    in.workgroup_size = k.max_flat_workgroup_size;
-    in.vgprs = k.vgpr_count;
-    in.sgprs = k.sgpr_count;
-    in.lds_bytes = k.group_segment_fixed_size;
-    in.wavefront_size = k.wavefront_size;
-    in.max_flat_workgroup_size = k.max_flat_workgroup_size;
-    const auto r = analysis::amdgpu_occupancy(arch, in);
+    const auto r = kernel_occupancy(k, arch);
     EXPECT_TRUE(r.launchable) << r.not_launchable_reason;
     EXPECT_EQ(r.compiler_occupancy, *info.occupancy)
         << "vgprs " << k.vgpr_count << " sgprs " << k.sgpr_count << " lds " << k.group_segment_fixed_size
@@ -136,12 +129,7 @@ TEST(OccupancyMatchesCompiler, CommittedTestKernels) {
     for (const auto& info : comments) {
       const KernelMetadata* k = co.find_kernel(info.name);
       ASSERT_NE(k, nullptr);
-      analysis::AmdgpuOccupancyInput input;
-      input.workgroup_size = k->max_flat_workgroup_size;
-      input.vgprs = k->vgpr_count;
-      input.sgprs = k->sgpr_count;
-      input.lds_bytes = k->group_segment_fixed_size;
-      EXPECT_EQ(analysis::amdgpu_occupancy(arch, input).compiler_occupancy, info.occupancy) << info.name;
+      EXPECT_EQ(kernel_occupancy(*k, arch).compiler_occupancy, info.occupancy) << info.name;
     }
   }
 }
