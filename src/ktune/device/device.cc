@@ -87,6 +87,15 @@ HostArgument array_argument(std::string name, ElementType type, std::size_t coun
   return arg;
 }
 
+std::size_t rotation_copies_needed(std::size_t set_bytes, std::size_t min_total_bytes, std::size_t cap_bytes) {
+  if (set_bytes == 0) return 1;
+  std::size_t copies = min_total_bytes / set_bytes + (min_total_bytes % set_bytes != 0 ? 1 : 0);
+  if (copies < 2) copies = 2;
+  // The bound buffers are one set already; only copies - 1 are allocated.
+  if (copies - 1 > cap_bytes / set_bytes) return 1;
+  return copies;
+}
+
 std::vector<std::string> define_flags(const Config& defines) {
   std::vector<std::string> flags;
   flags.reserve(defines.size());

@@ -136,7 +136,22 @@ class LoadedKernel {
   virtual TimedRun run_timed_sample(bool cold) { return {run_timed(cold), true}; }
   // Copies the device copy of the bound argument with the same name into `arg`.
   virtual void download(HostArgument& arg) = 0;
+  // Cache mode "rotate": keeps N copy sets of every bound non-output array (the bound buffers
+  // are set 0), N >= 2 and N * (their total bytes) >= min_total_bytes, so that each timed run
+  // (run_timed / run_timed_sample) reads the next set and finds its inputs out of cache without
+  // a flush. run(), upload() and download() keep using set 0; upload() of an input refreshes
+  // every set. Call after bind(); bind() drops the copies. Returns N, or 1 when rotation is not
+  // possible (no input arrays, the copies would exceed the backend's memory cap, or the
+  // backend does not rotate); rotation is then off.
+  virtual std::size_t enable_rotation(std::size_t min_total_bytes) {
+    (void)min_total_bytes;
+    return 1;
+  }
 };
+
+// The number of copy sets enable_rotation needs: the smallest N >= 2 with N * set_bytes >=
+// min_total_bytes, or 1 when set_bytes is 0 or the N - 1 extra sets would exceed cap_bytes.
+std::size_t rotation_copies_needed(std::size_t set_bytes, std::size_t min_total_bytes, std::size_t cap_bytes);
 
 // Static screening of a compiled candidate before any launch.
 struct ScreenResult {

@@ -17,6 +17,17 @@ T scalar_as(const HostArgument& a) {
   return v;
 }
 
+TEST(RotationCopiesNeeded, SmallestCountCoveringTheTotalWithinTheCap) {
+  const std::size_t big_cap = std::size_t{1} << 40;
+  EXPECT_EQ(rotation_copies_needed(100, 1000, big_cap), 10u);
+  EXPECT_EQ(rotation_copies_needed(100, 1001, big_cap), 11u);
+  EXPECT_EQ(rotation_copies_needed(100, 50, big_cap), 2u);   // always at least two sets
+  EXPECT_EQ(rotation_copies_needed(0, 1000, big_cap), 1u);   // nothing to rotate
+  EXPECT_EQ(rotation_copies_needed(100, 1000, 900), 10u);    // 9 extra sets fit exactly
+  EXPECT_EQ(rotation_copies_needed(100, 1000, 899), 1u);     // they do not
+  EXPECT_EQ(rotation_copies_needed(100, 100, 99), 1u);       // not even one copy fits
+}
+
 TEST(ScalarArgument, ConvertsValuesToTheElementType) {
   EXPECT_EQ(scalar_as<std::int32_t>(scalar_argument("n", ElementType::I32, Value::integer(-7))), -7);
   EXPECT_EQ(scalar_as<std::int64_t>(scalar_argument("n", ElementType::I64, Value::integer(1LL << 60))), 1LL << 60);

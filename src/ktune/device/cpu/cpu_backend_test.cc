@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <set>
 #include <thread>
 
 #include "ktune/device/cpu/cpu_info.h"
@@ -234,6 +236,103 @@ TEST_F(CpuBackendTest, ColdAndWarmTimedRunsArePositive) {
   EXPECT_GT(warm, 0);
   EXPECT_LT(cold, 1.0);
   EXPECT_LT(warm, 1.0);
+}
+
+// out[i] = 2 * a[i] + b[i]; where[0] and where[1] record which buffers a and b were.
+constexpr const char* kRotationProbe = R"(
+#include <cstdint>
+void probe(int n, const float* a, const float* b, float* out, std::int64_t* where) {
+  for (int i = 0; i < n; ++i) out[i] = 2 * a[i] + b[i];
+  where[0] = reinterpret_cast<std::int64_t>(a);
+  where[1] = reinterpret_cast<std::int64_t>(b);
+}
+)";
+
+TEST_F(CpuBackendTest, RotationReadsEveryCopySetAndKeepsResultsCorrect) {
+  CompileRequest r;
+  r.entry = "probe";
+  r.sources = {write_source("probe.cc", kRotationProbe)};
+  r.signature = {{"n", ElementType::I32, false, false},
+                 {"a", ElementType::F32, true, false},
+                 {"b", ElementType::F32, true, false},
+                 {"out", ElementType::F32, true, true},
+                 {"where", ElementType::I64, true, true}};
+  auto compiled = backend_->compiler().compile(r);
+  ASSERT_TRUE(compiled.ok) << compiled.log;
+  auto kernel = backend_->load(0, compiled, "probe", {});
+  const int n = 1000;  // 4000 bytes per input: a set is 2 * 4032 bytes after alignment
+  std::vector<HostArgument> args;
+  args.push_back(scalar_argument("n", ElementType::I32, Value::integer(n)));
+  args.push_back(array_argument("a", ElementType::F32, n));
+  args.push_back(array_argument("b", ElementType::F32, n));
+  args.push_back(array_argument("out", ElementType::F32, n, true));
+  args.push_back(array_argument("where", ElementType::I64, 2, true));
+  for (int i = 0; i < n; ++i) {
+    store_element(args[1].data.data(), static_cast<std::size_t>(i), ElementType::F32, i);
+    store_element(args[2].data.data(), static_cast<std::size_t>(i), ElementType::F32, 0.5);
+  }
+  kernel->bind(args);
+
+  auto expect_outputs = [&](double a_offset, const std::string& when) {
+    for (int i = 0; i < n; i += 97)
+      ASSERT_EQ(load_element(args[3].data.data(), static_cast<std::size_t>(i), ElementType::F32),
+                2 * (i + a_offset) + 0.5)
+          << when << ", element " << i;
+  };
+  auto where = [&](std::size_t k) {
+    std::int64_t address = 0;
+    std::memcpy(&address, args[4].data.data() + k * sizeof address, sizeof address);
+    return address;
+  };
+
+  const std::size_t min_bytes = 40000;  // 40000 / 8064 -> 5 sets
+  const std::size_t sets = kernel->enable_rotation(min_bytes);
+  EXPECT_EQ(sets, 5u);
+  EXPECT_EQ(dynamic_cast<CpuKernel&>(*kernel).rotation_copies(), 5u);
+
+  std::set<std::int64_t> a_addresses, b_addresses;
+  for (std::size_t s = 0; s < 2 * sets; ++s) {
+    std::fill(args[3].data.begin(), args[3].data.end(), std::byte{0xff});
+    (void)kernel->run_timed(false);
+    expect_outputs(0, "timed run " + std::to_string(s));
+    a_addresses.insert(where(0));
+    b_addresses.insert(where(1));
+    if (where(0) != reinterpret_cast<std::int64_t>(args[1].data.data()))
+      EXPECT_EQ(where(0) % 64, 0) << "copies start aligned";
+  }
+  EXPECT_EQ(a_addresses.size(), sets);
+  EXPECT_EQ(b_addresses.size(), sets);
+  EXPECT_TRUE(a_addresses.count(reinterpret_cast<std::int64_t>(args[1].data.data())));
+
+  // run() reads set 0, the bound buffers.
+  kernel->run();
+  EXPECT_EQ(where(0), reinterpret_cast<std::int64_t>(args[1].data.data()));
+
+  // upload() of an input refreshes every copy set.
+  for (int i = 0; i < n; ++i) store_element(args[1].data.data(), static_cast<std::size_t>(i), ElementType::F32, i + 3);
+  kernel->upload(args[1]);
+  for (std::size_t s = 0; s < sets; ++s) {
+    (void)kernel->run_timed(s % 2 == 0);
+    expect_outputs(3, "timed run after upload " + std::to_string(s));
+  }
+
+  // Rebinding drops the copies; impossible requests leave rotation off.
+  kernel->bind(args);
+  EXPECT_EQ(dynamic_cast<CpuKernel&>(*kernel).rotation_copies(), 1u);
+  (void)kernel->run_timed(false);
+  EXPECT_EQ(where(0), reinterpret_cast<std::int64_t>(args[1].data.data()));
+  EXPECT_EQ(kernel->enable_rotation(std::numeric_limits<std::size_t>::max()), 1u);
+  EXPECT_EQ(kernel->enable_rotation(1), 2u);  // at least two sets, or nothing rotates
+}
+
+TEST_F(CpuBackendTest, RotationNeedsInputArrays) {
+  auto compiled = backend_->compiler().compile(scale_request());
+  ASSERT_TRUE(compiled.ok) << compiled.log;
+  auto kernel = backend_->load(0, compiled, "scale", {});
+  EXPECT_THROW(kernel->enable_rotation(1 << 20), DeviceError);  // nothing bound yet
+  auto args = scale_arguments(64);  // x is an output: nothing to rotate
+  kernel->bind(args);
+  EXPECT_EQ(kernel->enable_rotation(1 << 20), 1u);
 }
 
 TEST_F(CpuBackendTest, BindChecksArgumentsAgainstTheCompiledSignature) {

@@ -1,8 +1,11 @@
 #include "ktune/device/cpu/cpu_kernel.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 
 #include "ktune/device/cpu/cpu_launch_shim.h"
@@ -84,6 +87,11 @@ void CpuKernel::bind(std::vector<HostArgument>& args) {
     }
   }
   arguments_ = &args;
+  rotated_.clear();
+  rotation_slab_ = {};
+  rotation_offsets_.clear();
+  rotation_sets_ = 1;
+  next_set_ = 0;
 }
 
 HostArgument& CpuKernel::bound(const std::string& name, const char* what) {
@@ -95,11 +103,15 @@ HostArgument& CpuKernel::bound(const std::string& name, const char* what) {
 
 void CpuKernel::upload(const HostArgument& arg) {
   HostArgument& target = bound(arg.name, "upload");
-  if (&target == &arg || target.data.data() == arg.data.data()) return;  // the host buffer is the device copy
+  if (&target == &arg || target.data.data() == arg.data.data()) {  // the host buffer is the device copy
+    refresh_rotation_copies(static_cast<std::size_t>(&target - arguments_->data()));
+    return;
+  }
   if (target.data.size() != arg.data.size() || target.type != arg.type)
     throw DeviceError("upload of '" + arg.name + "': " + std::to_string(arg.data.size()) +
                       " bytes do not match the bound argument's " + std::to_string(target.data.size()));
   std::memcpy(target.data.data(), arg.data.data(), arg.data.size());
+  refresh_rotation_copies(static_cast<std::size_t>(&target - arguments_->data()));
 }
 
 void CpuKernel::download(HostArgument& arg) {
@@ -125,13 +137,76 @@ void CpuKernel::flush_caches() {
   std::memset(flush_buffer_.data(), ++flush_round_, flush_buffer_.size());
 }
 
+namespace {
+// Copies start on cache-line (and any vector type's) alignment, like a fresh allocation.
+constexpr std::size_t kRotationAlignment = 64;
+std::size_t aligned(std::size_t bytes) { return (bytes + kRotationAlignment - 1) / kRotationAlignment * kRotationAlignment; }
+}  // namespace
+
+std::byte* CpuKernel::rotation_copy(std::size_t set, std::size_t k) {
+  auto base = reinterpret_cast<std::uintptr_t>(rotation_slab_.data());
+  std::size_t pad = (kRotationAlignment - base % kRotationAlignment) % kRotationAlignment;
+  return rotation_slab_.data() + pad + rotation_offsets_[set - 1][k];
+}
+
+void CpuKernel::refresh_rotation_copies(std::size_t argument_index) {
+  auto k = std::find(rotated_.begin(), rotated_.end(), argument_index);
+  if (k == rotated_.end()) return;
+  const HostArgument& a = (*arguments_)[argument_index];
+  for (std::size_t set = 1; set < rotation_sets_; ++set)
+    std::memcpy(rotation_copy(set, static_cast<std::size_t>(k - rotated_.begin())), a.data.data(), a.data.size());
+}
+
+std::size_t CpuKernel::enable_rotation(std::size_t min_total_bytes) {
+  if (!arguments_) throw DeviceError("enable_rotation: bind() the arguments first");
+  std::vector<std::size_t> inputs;
+  std::size_t set_bytes = 0;
+  for (std::size_t i = 0; i < arguments_->size(); ++i) {
+    const HostArgument& a = (*arguments_)[i];
+    if (!a.is_array || a.is_output || a.data.empty()) continue;
+    inputs.push_back(i);
+    set_bytes += aligned(a.data.size());
+  }
+  const long pages = ::sysconf(_SC_AVPHYS_PAGES), page_size = ::sysconf(_SC_PAGESIZE);
+  std::size_t cap = std::size_t{8} << 30;
+  if (pages > 0 && page_size > 0)
+    cap = std::min(cap, static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) / 4);
+  const std::size_t sets = rotation_copies_needed(set_bytes, min_total_bytes, cap);
+  rotated_.clear();
+  rotation_slab_ = {};
+  rotation_offsets_.clear();
+  rotation_sets_ = 1;
+  next_set_ = 0;
+  if (sets < 2) return 1;
+
+  rotation_slab_.resize((sets - 1) * set_bytes + kRotationAlignment);
+  rotated_ = std::move(inputs);
+  rotation_sets_ = sets;
+  for (std::size_t set = 1; set < sets; ++set) {
+    std::vector<std::size_t> offsets;
+    std::size_t offset = (set - 1) * set_bytes;
+    for (std::size_t index : rotated_) {
+      offsets.push_back(offset);
+      offset += aligned((*arguments_)[index].data.size());
+    }
+    rotation_offsets_.push_back(std::move(offsets));
+  }
+  for (std::size_t index : rotated_) refresh_rotation_copies(index);
+  return sets;
+}
+
 double CpuKernel::run_timed(bool cold) {
   if (!arguments_) throw DeviceError("run: bind() the arguments first");
   if (cold) flush_caches();
+  const std::size_t set = rotation_sets_ > 1 ? next_set_ : 0;
+  if (rotation_sets_ > 1) next_set_ = (next_set_ + 1) % rotation_sets_;
+  for (std::size_t k = 0; set > 0 && k < rotated_.size(); ++k) array_addresses_[rotated_[k]] = rotation_copy(set, k);
   char error[1024] = {0};
   const auto start = std::chrono::steady_clock::now();
   int status = launch_(args_.data(), error, sizeof error);
   const auto end = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; set > 0 && k < rotated_.size(); ++k)
+    array_addresses_[rotated_[k]] = (*arguments_)[rotated_[k]].data.data();
   if (status != 0) throw DeviceError(std::string("the kernel threw: ") + (error[0] ? error : "(no message)"));
   return std::chrono::duration<double>(end - start).count();
 }

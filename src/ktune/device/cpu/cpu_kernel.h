@@ -25,6 +25,9 @@ class CpuKernel : public LoadedKernel {
   void run() override;
   double run_timed(bool cold) override;
   void download(HostArgument& arg) override;
+  // Host copies of the input arrays; at most a quarter of the available memory and 8 GiB.
+  std::size_t enable_rotation(std::size_t min_total_bytes) override;
+  std::size_t rotation_copies() const { return rotation_sets_; }
 
   const std::string& signature() const { return signature_; }
   // Evicts the kernel's data from the caches by writing a buffer twice the last-level cache.
@@ -45,6 +48,15 @@ class CpuKernel : public LoadedKernel {
   std::size_t flush_bytes_;
   std::vector<unsigned char> flush_buffer_;
   unsigned char flush_round_ = 0;
+  // Rotation: sets 1..N-1 live in rotation_slab_; rotation_offsets_[set - 1][k] is where the
+  // copy of rotated_[k] (an argument index) starts.
+  std::vector<std::size_t> rotated_;
+  std::vector<std::byte> rotation_slab_;
+  std::vector<std::vector<std::size_t>> rotation_offsets_;
+  std::size_t rotation_sets_ = 1;
+  std::size_t next_set_ = 0;
+  std::byte* rotation_copy(std::size_t set, std::size_t k);
+  void refresh_rotation_copies(std::size_t argument_index);
 };
 
 }  // namespace ktune::device::cpu
