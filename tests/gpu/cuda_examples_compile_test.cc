@@ -40,7 +40,8 @@ fs::path source_dir() {
 }
 const fs::path kSource = source_dir();
 const std::vector<std::string> kTargets = {"sm_80", "sm_90a"};
-// KTUNE_COMPILE_TEST_SAMPLES overrides (e.g. to sweep a whole space for spills).
+// KTUNE_COMPILE_TEST_SAMPLES overrides (e.g. to sweep a whole space for spills);
+// KTUNE_COMPILE_TEST_THREADS sets how many compiles run at once (default: one per core).
 std::size_t samples_per_example() {
   const char* v = std::getenv("KTUNE_COMPILE_TEST_SAMPLES");
   return v && std::atoi(v) > 0 ? static_cast<std::size_t>(std::atoi(v)) : 8;
@@ -135,7 +136,8 @@ class CudaExamplesCompile : public ::testing::Test {
 
   // Compiles every request on a few threads (NVRTC is thread-safe; compiles take seconds).
   static void compile_all(std::vector<Job>& jobs) {
-    const unsigned threads = std::max(2u, std::thread::hardware_concurrency());
+    unsigned threads = std::max(2u, std::thread::hardware_concurrency());
+    if (const char* v = std::getenv("KTUNE_COMPILE_TEST_THREADS"); v && std::atoi(v) > 0) threads = static_cast<unsigned>(std::atoi(v));
     std::size_t next = 0;
     std::vector<std::future<void>> workers;
     std::mutex mutex;
@@ -217,7 +219,7 @@ TEST_F(CudaExamplesCompile, SampledConfigsCompileForAmpereAndHopper) {
     SCOPED_TRACE(job.what);
     ASSERT_TRUE(r.ok) << r.log;
     const nlohmann::json& res = r.resources;
-    EXPECT_TRUE(res.value("ptxas_found_entry", false)) << res.dump();
+    EXPECT_TRUE(res.value("ptxas_found_entry", false)) << res.dump() << "\nNVRTC log:\n" << r.log;
     EXPECT_GT(res.value("registers", 0), 0) << res.dump();
     EXPECT_EQ(res.value("arch", ""), job.request.target);
     const bool spills = res.value("spill_store_bytes", 0) > 0 || res.value("spill_load_bytes", 0) > 0;
@@ -258,7 +260,9 @@ TEST_F(CudaExamplesCompile, BenchSpecsCompile) {
   for (auto& job : jobs) {
     const ktune::device::CompileResult r = job.result.get();
     EXPECT_TRUE(r.ok) << job.what << ": " << r.log;
-    EXPECT_TRUE(r.resources.value("ptxas_found_entry", false)) << job.what;
+    // Seen once on an H200 (16 threads compiling at once): false for copy.yaml; the log says why.
+    EXPECT_TRUE(r.resources.value("ptxas_found_entry", false))
+        << job.what << ": " << r.resources.dump() << "\nNVRTC log:\n" << r.log;
   }
 }
 
