@@ -297,8 +297,9 @@ TEST_F(CpuBackendTest, RotationReadsEveryCopySetAndKeepsResultsCorrect) {
     expect_outputs(0, "timed run " + std::to_string(s));
     a_addresses.insert(where(0));
     b_addresses.insert(where(1));
-    if (where(0) != reinterpret_cast<std::int64_t>(args[1].data.data()))
+    if (where(0) != reinterpret_cast<std::int64_t>(args[1].data.data())) {
       EXPECT_EQ(where(0) % 64, 0) << "copies start aligned";
+    }
   }
   EXPECT_EQ(a_addresses.size(), sets);
   EXPECT_EQ(b_addresses.size(), sets);
