@@ -24,7 +24,11 @@ export KTUNE OUT
 export THROUGHPUT_SECONDS=${THROUGHPUT_SECONDS:-45}
 export KTUNE_GPU_E2E_MAX_EVALS=${KTUNE_GPU_E2E_MAX_EVALS:-20}
 export KTUNE_TEST_KTUNE=$KTUNE KTUNE_TEST_SOURCE_DIR=$REPO
-export KTUNE_CACHE_DIR=${KTUNE_CACHE_DIR:-$(mktemp -d /tmp/ktune_suite_cache.XXXXXX)}
+if [[ -z ${KTUNE_CACHE_DIR:-} ]]; then
+  KTUNE_CACHE_DIR=$(mktemp -d /tmp/ktune_suite_cache.XXXXXX)
+  trap 'rm -rf "$KTUNE_CACHE_DIR"' EXIT
+fi
+export KTUNE_CACHE_DIR
 SUITE_START=$(date +%s)
 : >"$OUT/steps.tsv"
 
