@@ -110,7 +110,19 @@ CudaKernel::~CudaKernel() {
   if (module_) api.cuModuleUnload(module_);
 }
 
+void CudaKernel::drop_rotation() {
+  if (rotation_slab_) context_->api().cuMemFree(rotation_slab_);
+  rotation_slab_ = 0;
+  for (Bound& b : arguments_) {
+    b.copies.clear();
+    b.launch_pointer = b.pointer;
+  }
+  rotation_sets_ = 1;
+  next_set_ = 0;
+}
+
 void CudaKernel::free_buffers() {
+  drop_rotation();
   for (Bound& b : arguments_) {
     if (b.pointer) context_->api().cuMemFree(b.pointer);
     b.pointer = 0;
@@ -155,6 +167,7 @@ void CudaKernel::bind(std::vector<HostArgument>& args) {
       b.name = a.name;
       b.type = a.type;
       b.is_array = a.is_array;
+      b.is_output = a.is_output;
       b.bytes = a.data.size();
       arguments_.push_back(std::move(b));
       Bound& stored = arguments_.back();
@@ -166,13 +179,14 @@ void CudaKernel::bind(std::vector<HostArgument>& args) {
         context_->check(api.cuMemcpyHtoD(stored.pointer, a.data.data(), stored.bytes),
                         "cuMemcpyHtoD('" + a.name + "')");
       }
+      stored.launch_pointer = stored.pointer;
     }
   } catch (...) {
     free_buffers();
     throw;
   }
   // Addresses into arguments_, which no longer changes size.
-  for (Bound& b : arguments_) parameters_.push_back(b.is_array ? static_cast<void*>(&b.pointer) : b.value.data());
+  for (Bound& b : arguments_) parameters_.push_back(b.is_array ? static_cast<void*>(&b.launch_pointer) : b.value.data());
   is_bound_ = true;
 }
 
@@ -195,7 +209,47 @@ void CudaKernel::upload(const HostArgument& arg) {
   } else if (target.bytes > 0) {
     context_->check(context_->api().cuMemcpyHtoD(target.pointer, arg.data.data(), target.bytes),
                     "cuMemcpyHtoD('" + arg.name + "')");
+    for (kc::CUdeviceptr copy : target.copies)
+      context_->check(context_->api().cuMemcpyDtoD(copy, target.pointer, target.bytes),
+                      "cuMemcpyDtoD('" + arg.name + "' rotation copy)");
   }
+}
+
+namespace {
+// cuMemAlloc's own alignment, so every copy is as aligned as the buffer it copies.
+constexpr std::size_t kRotationAlignment = 256;
+std::size_t aligned(std::size_t bytes) { return (bytes + kRotationAlignment - 1) / kRotationAlignment * kRotationAlignment; }
+}  // namespace
+
+std::size_t CudaKernel::enable_rotation(std::size_t min_total_bytes) {
+  if (!is_bound_) throw DeviceError("enable_rotation: bind() the arguments first");
+  context_->enter();
+  const kc::DriverApi& api = context_->api();
+  drop_rotation();
+  std::size_t set_bytes = 0;
+  for (const Bound& b : arguments_)
+    if (b.is_array && !b.is_output && b.bytes > 0) set_bytes += aligned(b.bytes);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  context_->check(api.cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+  const std::size_t sets = rotation_copies_needed(set_bytes, min_total_bytes, free_bytes / 4);
+  if (sets < 2) return 1;
+  context_->check(api.cuMemAlloc(&rotation_slab_, (sets - 1) * set_bytes),
+                  "cuMemAlloc(" + std::to_string((sets - 1) * set_bytes) + " bytes of rotation copies)");
+  try {
+    kc::CUdeviceptr next = rotation_slab_;
+    for (std::size_t set = 1; set < sets; ++set)
+      for (Bound& b : arguments_) {
+        if (!b.is_array || b.is_output || b.bytes == 0) continue;
+        context_->check(api.cuMemcpyDtoD(next, b.pointer, b.bytes), "cuMemcpyDtoD('" + b.name + "' rotation copy)");
+        b.copies.push_back(next);
+        next += aligned(b.bytes);
+      }
+  } catch (...) {
+    drop_rotation();
+    throw;
+  }
+  rotation_sets_ = sets;
+  return sets;
 }
 
 void CudaKernel::download(HostArgument& arg) {
@@ -234,6 +288,19 @@ void CudaKernel::run() {
 
 TimedRun CudaKernel::run_timed_sample(bool cold) {
   if (!is_bound_) throw DeviceError("run: bind() the arguments first");
+  const std::size_t set = rotation_sets_ > 1 ? next_set_ : 0;
+  if (rotation_sets_ > 1) next_set_ = (next_set_ + 1) % rotation_sets_;
+  // cuLaunchKernel reads kernelParams when it is called, so set 0 is back in place before
+  // anything else launches.
+  struct Restore {
+    std::vector<Bound>& arguments;
+    ~Restore() {
+      for (Bound& b : arguments) b.launch_pointer = b.pointer;
+    }
+  } restore{arguments_};
+  if (set > 0)
+    for (Bound& b : arguments_)
+      if (!b.copies.empty()) b.launch_pointer = b.copies[set - 1];
   TimedRun sample = context_->time([this] { enqueue_launch(); }, cold, !launched_);
   launched_ = true;
   return sample;

@@ -39,6 +39,10 @@ class CudaKernel : public LoadedKernel {
   // the kernel's first launch (timed without the blocking kernel, see CudaDeviceContext::time).
   TimedRun run_timed_sample(bool cold) override;
   void download(HostArgument& arg) override;
+  // Device copies of the input arrays in one allocation; at most a quarter of the free device
+  // memory. Each timed run passes the next set's pointers; run() passes set 0.
+  std::size_t enable_rotation(std::size_t min_total_bytes) override;
+  std::size_t rotation_copies() const { return rotation_sets_; }
 
   // Function attributes as the driver reports them (registers, static/local/const bytes,
   // max threads per block, PTX/binary version, max dynamic shared bytes).
@@ -51,13 +55,17 @@ class CudaKernel : public LoadedKernel {
     std::string name;
     ElementType type = ElementType::F32;
     bool is_array = false;
+    bool is_output = false;
     std::size_t bytes = 0;
     ktune::cuda::CUdeviceptr pointer = 0;  // arrays (0 for an empty array)
+    ktune::cuda::CUdeviceptr launch_pointer = 0;  // what the next launch passes: pointer or a rotation copy
+    std::vector<ktune::cuda::CUdeviceptr> copies;  // rotation sets 1..N-1 (inputs only)
     std::vector<std::byte> value;          // scalars
   };
   Bound& bound(const std::string& name, const char* what);
   void enqueue_launch();
   void free_buffers();
+  void drop_rotation();
 
   std::shared_ptr<CudaDeviceContext> context_;
   std::string entry_;
@@ -71,6 +79,9 @@ class CudaKernel : public LoadedKernel {
   std::vector<void*> parameters_;  // cuLaunchKernel's kernelParams: addresses of each value
   bool is_bound_ = false;
   bool launched_ = false;  // a launch of this function has completed in this context
+  ktune::cuda::CUdeviceptr rotation_slab_ = 0;
+  std::size_t rotation_sets_ = 1;
+  std::size_t next_set_ = 0;
 };
 
 }  // namespace ktune::device::cuda
