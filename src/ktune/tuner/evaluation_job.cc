@@ -62,6 +62,10 @@ nlohmann::json to_json(const EvaluationReply& r) {
   nlohmann::json j = {{"status", to_string(r.status)}, {"error", r.error}, {"verified", r.verified},
                       {"verification", r.verification}, {"reference_seconds", r.reference_seconds}};
   j["measurement"] = r.measurement ? measure::measurement_to_json(*r.measurement, true) : nlohmann::json(nullptr);
+  if (!r.cache_mode.empty()) {
+    j["cache_mode"] = r.cache_mode;
+    j["rotation_copies"] = r.rotation_copies;
+  }
   return j;
 }
 
@@ -76,6 +80,8 @@ EvaluationReply evaluation_reply_from_json(const nlohmann::json& j) {
   r.verified = j.value("verified", false);
   r.verification = j.value("verification", nlohmann::json::object());
   r.reference_seconds = j.value("reference_seconds", 0.0);
+  r.cache_mode = j.value("cache_mode", "");
+  r.rotation_copies = j.value("rotation_copies", std::size_t{1});
   if (j.contains("measurement") && !j.at("measurement").is_null())
     r.measurement = measure::measurement_from_json(j.at("measurement"));
   return r;
@@ -149,6 +155,25 @@ device::Backend& Evaluator::backend(const std::string& name) {
   auto it = backends_.find(name);
   if (it == backends_.end()) it = backends_.emplace(name, device::make_backend(name)).first;
   return *it->second;
+}
+
+std::size_t Evaluator::cache_bytes(const std::string& backend_name, int ordinal) {
+  const std::string key = backend_name + "#" + std::to_string(ordinal);
+  if (auto it = cache_bytes_.find(key); it != cache_bytes_.end()) return it->second;
+  // What the flush buffers assume when a backend cannot tell.
+  std::size_t bytes = std::size_t{32} << 20;
+  for (const device::DeviceInfo& d : backend(backend_name).devices()) {
+    if (d.ordinal != ordinal) continue;
+    for (const char* property : {"l2_cache_bytes", "last_level_cache_bytes"}) {
+      auto p = d.properties.find(property);
+      if (p != d.properties.end() && p->is_number_integer() && p->get<std::int64_t>() > 0) {
+        bytes = p->get<std::size_t>();
+        break;
+      }
+    }
+  }
+  cache_bytes_[key] = bytes;
+  return bytes;
 }
 
 Evaluator::ProblemEntry& Evaluator::problem_for(const EvaluationRequest& request) {
@@ -284,7 +309,16 @@ EvaluationReply Evaluator::evaluate(const EvaluationRequest& request) {
   }
 
   if (request.measure) {
-    KernelSamples<Watchdog> samples(*kernel, request.cold, *watchdog_, request.run_timeout_seconds);
+    measure::CacheMode mode = request.cold ? request.policy.cache : measure::CacheMode::Warm;
+    if (mode == measure::CacheMode::Rotate) {
+      // Copies spanning twice the cache: by the time a set comes round again, the others have
+      // pushed it out.
+      reply.rotation_copies = kernel->enable_rotation(2 * cache_bytes(request.backend, request.device));
+      if (reply.rotation_copies < 2) mode = measure::CacheMode::Flush;
+    }
+    reply.cache_mode = std::string(measure::to_string(mode));
+    KernelSamples<Watchdog> samples(*kernel, mode == measure::CacheMode::Flush, *watchdog_,
+                                    request.run_timeout_seconds);
     reply.measurement = measure::run_measurement(samples, request.policy, request.incumbent);
   }
   return reply;

@@ -29,7 +29,7 @@ struct EvaluationRequest {
   std::optional<device::CompileResult> reference_artifact;  // none: not verified
   measure::Policy policy;
   std::optional<measure::Stats> incumbent;  // for racing
-  bool cold = true;                          // flush caches before each sample
+  bool cold = true;                          // false: warm samples whatever policy.cache says
   bool measure = true;                       // false: verify only
   // A single kernel run longer than this is a hang: the worker prints why and exits with
   // kWatchdogExitCode (0: no per-run limit; the tuner's call timeout still applies).
@@ -50,6 +50,11 @@ struct EvaluationReply {
   nlohmann::json verification = nlohmann::json::object();  // per output: comparison summary
   std::optional<measure::Measurement> measurement;
   double reference_seconds = 0;  // time spent computing the reference (0 when cached)
+  // How the samples met the caches (measured replies only): "flush", "rotate" or "warm", and
+  // the number of input copy sets rotated through (1 unless "rotate"). A "rotate" policy the
+  // backend cannot honour (no input arrays, too little memory) falls back to "flush".
+  std::string cache_mode;
+  std::size_t rotation_copies = 1;
 };
 
 nlohmann::json to_json(const EvaluationRequest& r);
@@ -70,6 +75,9 @@ class Evaluator {
   struct ProblemEntry;
   ProblemEntry& problem_for(const EvaluationRequest& request);
   device::Backend& backend(const std::string& name);
+  // Bytes of the device's last-level cache (CUDA/HIP: L2), from its properties; cached.
+  std::size_t cache_bytes(const std::string& backend_name, int ordinal);
+  std::map<std::string, std::size_t> cache_bytes_;
   std::map<std::string, std::unique_ptr<ProblemEntry>> problems_;
   std::map<std::string, std::unique_ptr<device::Backend>> backends_;
   class Watchdog;

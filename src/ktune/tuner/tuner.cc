@@ -347,6 +347,8 @@ TuneSummary run_tuning(const TuneOptions& options) {
       if (reply.measurement) {
         fill_stats(r, *reply.measurement);
         if (reply.measurement->discarded_samples > 0) r.resources["discarded_samples"] = reply.measurement->discarded_samples;
+        if (!reply.cache_mode.empty()) r.resources["cache_mode"] = reply.cache_mode;
+        if (reply.rotation_copies > 1) r.resources["rotation_copies"] = reply.rotation_copies;
         if (auto flops = flop_count(problem, lane.config); flops && r.median_s && *r.median_s > 0)
           r.gflops = *flops / *r.median_s / 1e9;
         if (auto bytes = byte_count(problem, lane.config); bytes && r.median_s && *r.median_s > 0)
