@@ -1,5 +1,7 @@
 #include "ktune/device/cuda/cuda_compiler.h"
 
+#include <mutex>
+#include <shared_mutex>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -279,14 +281,33 @@ CompileResult CudaCompiler::compile(const CompileRequest& request) {
   for (const auto& d : include_dirs) nvrtc_request.include_paths.push_back(d.string());
   const std::string expression = "&" + request.entry;
   nvrtc_request.name_expressions = {expression};
-  kc::NvrtcResult out = nvrtc->compile(nvrtc_request);
+  // Ordinary compiles share this lock; a retry (below) takes it alone.
+  static std::shared_mutex compiles_in_flight;
+  kc::NvrtcResult out;
+  {
+    std::shared_lock lock(compiles_in_flight);
+    out = nvrtc->compile(nvrtc_request);
+  }
   if (!out.ok) {
     std::string log = out.error;
     if (!out.log.empty()) log += "\n" + out.log;
     return fail(log);
   }
-  const std::string lowered = out.lowered_name(expression);
+  std::string lowered = out.lowered_name(expression);
   nlohmann::json resources = resources_json(out, request.entry, lowered, request.target, nvrtc->version_string(), headers);
+  if (!resources.value("ptxas_found_entry", false)) {
+    // Seen once on a GPU machine with many compiles in flight: a successful compile whose
+    // log lacked the entry's ptxas report. Screening needs registers, so compile this one
+    // again with no other compile running, and keep the log of that attempt.
+    std::unique_lock lock(compiles_in_flight);
+    kc::NvrtcResult again = nvrtc->compile(nvrtc_request);
+    if (again.ok) {
+      out = std::move(again);
+      lowered = out.lowered_name(expression);
+      resources = resources_json(out, request.entry, lowered, request.target, nvrtc->version_string(), headers);
+      resources["ptxas_report_retried"] = true;
+    }
+  }
   try {
     // The sidecar goes last: a reader that finds it also finds the CUBIN.
     cache_.write(key, ".cubin", out.cubin);
