@@ -12,6 +12,7 @@
 #include <map>
 
 #include "ktune/cli/common.h"
+#include "ktune/tuner/result_stats.h"
 #include "ktune/core/sha256.h"
 #include "ktune/db/database.h"
 #include "ktune/device/registry.h"
@@ -131,32 +132,8 @@ struct Row {
   bool resumed = false;
 };
 
-std::optional<measure::Stats> stats_of(const db::ResultRecord& r) {
-  if (r.status != db::Status::Ok || !r.median_s) return std::nullopt;
-  measure::Stats s;
-  s.count = static_cast<std::size_t>(r.samples);
-  s.median = *r.median_s;
-  s.mean = r.mean_s.value_or(s.median);
-  s.min = r.min_s.value_or(s.median);
-  s.max = r.max_s.value_or(s.median);
-  s.q1 = r.q1_s.value_or(s.median);
-  s.q3 = r.q3_s.value_or(s.median);
-  s.stdev = r.stdev_s.value_or(0);
-  s.rel_stdev = s.mean > 0 ? s.stdev / s.mean : 0;
-  return s;
-}
-
 void fill_measurement(db::ResultRecord& r, const measure::Measurement& m, const gemm::GemmProblem& problem) {
-  r.median_s = m.stats.median;
-  r.mean_s = m.stats.mean;
-  r.min_s = m.stats.min;
-  r.max_s = m.stats.max;
-  r.q1_s = m.stats.q1;
-  r.q3_s = m.stats.q3;
-  r.stdev_s = m.stats.stdev;
-  r.samples = static_cast<std::int64_t>(m.stats.count);
-  r.stop_reason = std::string(measure::to_string(m.stop));
-  r.raced = m.stop == measure::StopReason::Raced;
+  tuner::fill_result_stats(r, m);
   if (m.stats.median > 0) {
     r.gflops = problem.flops() / m.stats.median / 1e9;
     r.gbps = problem.bytes() / m.stats.median / 1e9;
@@ -378,7 +355,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
           std::fprintf(stderr, "measuring the baseline (cuBLAS's default)...\n");
         row.result = evaluate(entry, row, true, i != 0, i == 0 ? "baseline" : nullptr);
       }
-      row.stats = stats_of(row.result);
+      row.stats = tuner::result_stats(row.result);
       if (row.stats && (!incumbent || row.stats->median < incumbent->median)) incumbent = row.stats;
       ++update.done;
       (row.result.status == db::Status::Ok ? update.ok : update.failed)++;
@@ -400,7 +377,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   std::optional<measure::Stats> baseline_after;
   if (!rows.empty() && rows.front().stats && rows.size() > 1 && !tuner::interrupt_flag().load()) {
     Row again = rows.front();
-    baseline_after = stats_of(evaluate(listed_candidates[0], again, false, false, "baseline, measured again after the others"));
+    baseline_after = tuner::result_stats(evaluate(listed_candidates[0], again, false, false, "baseline, measured again after the others"));
   }
   std::vector<gemm::MeasuredCandidate> measured;
   for (const Row& row : rows) measured.push_back({"#" + std::to_string(row.index) + " (" + short_config(row.config) + ")", row.stats});

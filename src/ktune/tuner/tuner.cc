@@ -12,6 +12,7 @@
 #include "ktune/spec/problem.h"
 #include "ktune/tuner/evaluation_job.h"
 #include "ktune/tuner/instantiate.h"
+#include "ktune/tuner/result_stats.h"
 
 namespace ktune::tuner {
 
@@ -61,34 +62,6 @@ struct Lane {
   db::ResultRecord result;  // filled in as far as known while the call runs
   Config config;
 };
-
-void fill_stats(db::ResultRecord& r, const measure::Measurement& m) {
-  r.median_s = m.stats.median;
-  r.mean_s = m.stats.mean;
-  r.min_s = m.stats.min;
-  r.max_s = m.stats.max;
-  r.q1_s = m.stats.q1;
-  r.q3_s = m.stats.q3;
-  r.stdev_s = m.stats.stdev;
-  r.samples = static_cast<std::int64_t>(m.stats.count);
-  r.stop_reason = std::string(measure::to_string(m.stop));
-  r.raced = m.stop == measure::StopReason::Raced;
-}
-
-std::optional<measure::Stats> stats_of(const db::ResultRecord& r) {
-  if (r.status != db::Status::Ok || !r.median_s) return std::nullopt;
-  measure::Stats s{};
-  s.count = static_cast<std::size_t>(r.samples);
-  s.median = *r.median_s;
-  s.mean = r.mean_s.value_or(*r.median_s);
-  s.min = r.min_s.value_or(*r.median_s);
-  s.max = r.max_s.value_or(*r.median_s);
-  s.q1 = r.q1_s.value_or(*r.median_s);
-  s.q3 = r.q3_s.value_or(*r.median_s);
-  s.stdev = r.stdev_s.value_or(0);
-  s.rel_stdev = s.mean > 0 ? s.stdev / s.mean : 0;
-  return s;
-}
 
 }  // namespace
 
@@ -197,7 +170,7 @@ TuneSummary run_tuning(const TuneOptions& options) {
     if (r.status == db::Status::Ok && r.median_s && (!best_seconds || *r.median_s < *best_seconds)) {
       best_seconds = r.median_s;
       best_key = r.config_key;
-      incumbent = stats_of(r);
+      incumbent = result_stats(r);
     }
   };
   for (const auto& [key, r] : prior) consider_best(r);
@@ -345,7 +318,7 @@ TuneSummary run_tuning(const TuneOptions& options) {
       else if (reply.status == EvaluationStatus::RuntimeError) r.status = db::Status::RuntimeError;
       else r.status = db::Status::Ok;
       if (reply.measurement) {
-        fill_stats(r, *reply.measurement);
+        fill_result_stats(r, *reply.measurement);
         if (reply.measurement->discarded_samples > 0) r.resources["discarded_samples"] = reply.measurement->discarded_samples;
         if (!reply.cache_mode.empty()) r.resources["cache_mode"] = reply.cache_mode;
         if (reply.rotation_copies > 1) r.resources["rotation_copies"] = reply.rotation_copies;
