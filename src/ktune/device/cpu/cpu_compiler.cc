@@ -1,3 +1,4 @@
+#include "ktune/core/read_file.h"
 #include "ktune/device/cpu/cpu_compiler.h"
 
 #include <algorithm>
@@ -22,15 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 // Bump when the shim, the flags or the cache layout change meaning.
 constexpr std::string_view kCacheVersion = "ktune-cpu-cache-v1";
-
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return s.str();
-}
 
 std::string shell_quote(const std::string& arg) {
   if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos) return arg;

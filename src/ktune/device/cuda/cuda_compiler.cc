@@ -1,3 +1,4 @@
+#include "ktune/core/read_file.h"
 #include "ktune/device/cuda/cuda_compiler.h"
 
 #include <mutex>
@@ -25,15 +26,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::string_view kCacheVersion = "ktune-cuda-cache-v1";
 // A guard against include cycles through distinct paths and runaway scans.
 constexpr std::size_t kMaxScannedIncludes = 4096;
-
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return s.str();
-}
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
