@@ -1,0 +1,61 @@
+#pragma once
+// The knobs of ktune's generated GEMM kernels, named after IREE's lowering_config so SHARK
+// Tuner users recognise them, and what a kernel path says about a knob setting before anything
+// is compiled (launch shape, shared memory, why it cannot run).
+//
+//   IREE (lowering_config / translation_info)     here
+//   workgroup tile [M, N]                          tile_m, tile_n
+//   reduction tile [K]                             tile_k
+//   subgroup_m_count, subgroup_n_count             subgroup_m, subgroup_n (warps for mma.sync,
+//                                                  consumer warpgroups for wgmma)
+//   mma_kind (e.g. MFMA_F32_16x16x16_BF16)         intrinsic ("MMA_F32_16x8x16_BF16",
+//                                                  "WGMMA_F32_64x128x16_BF16")
+//   prefetch_shared_memory / pipeline depth        stages
+//   split-K (reduction splitting)                  split_k
+//   workgroup reordering                           swizzle_group
+//   (none: persistent kernels)                     persistent
+//   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ktune::generated {
+
+enum class KernelPath { MmaSync, Wgmma };  // sm_80+ mma.sync + cp.async; sm_90a wgmma + TMA
+
+struct GeneratedKnobs {
+  KernelPath path = KernelPath::MmaSync;
+  int tile_m = 128, tile_n = 128, tile_k = 32;
+  int subgroup_m = 2, subgroup_n = 2;
+  int stages = 3;
+  int split_k = 1;
+  int swizzle_group = 8;
+  bool persistent = false;     // wgmma only
+  int min_blocks_per_sm = 1;   // 0: no occupancy hint
+  bool operator==(const GeneratedKnobs&) const = default;
+};
+
+// What the problem fixes about a kernel (the emitter turns it into KT_* defines).
+struct ProblemTraits {
+  int in_type = 1;           // 0 f16, 1 bf16
+  int out_type = 1;          // 0 f16, 1 bf16, 2 f32
+  bool a_k_contiguous = true;
+  bool b_k_contiguous = false;
+  bool reads_c = false;
+  bool bias = false;
+  int activation = 0;        // 0 none, 1 relu, 2 gelu
+  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t batch = 1;
+  // Largest power of two (<= 16) that divides the byte offset of every row and batch entry of A
+  // and B: 16 allows 16-byte copies (cp.async.cg, TMA strides).
+  int ab_alignment_bytes = 16;
+};
+
+struct LaunchShape {
+  int threads = 0;             // per CTA
+  int dynamic_shared_bytes = 0;
+  int cluster = 1;             // CTAs per cluster along the grid's x
+};
+
+}  // namespace ktune::generated
