@@ -1,0 +1,730 @@
+// ktune's generated GEMM for Hopper (sm_90a): one producer warpgroup streams A and B tiles
+// with TMA into a KT_STAGES-deep ring of 128-byte-swizzled shared-memory tiles (full/empty
+// mbarrier pairs per stage); KT_SUBGROUP_M x KT_SUBGROUP_N consumer warpgroups each compute a
+// (KT_TILE_M / KT_SUBGROUP_M) x (KT_TILE_N / KT_SUBGROUP_N) piece with wgmma.mma_async
+// m64nNk16, fp32 accumulators in registers, and run the epilogue straight from registers.
+// Optionally persistent (KT_PERSISTENT): gridDim.x CTAs walk every (batch, split, tile) item,
+// so the producer already loads the next tile while the consumers store this one.
+//
+// Shared memory (dynamic, rounded up to 1024 bytes because the 128B swizzle pattern repeats
+// every 1024 bytes and wgmma descriptors assume that phase):
+//   stage s: A tile, then B tile. An operand whose K is contiguous is kept as KT_TILE_K / 64
+//   "K chunks" of rows x 128 bytes (TMA box {64, rows}); an operand whose M or N is contiguous
+//   as (rows / 64) "MN chunks" of KT_TILE_K x 128 bytes (TMA box {64, KT_TILE_K}).
+//   then full[KT_STAGES], empty[KT_STAGES] mbarriers, then one int for split-K.
+// sm90_path.cc mirrors these sizes (sm90_launch_shape) and the TMA boxes (sm90_encode_tensor_maps).
+//
+// Needs gemm_params.h and gemm_common.cuh before it, and the knob macros KT_TILE_M, KT_TILE_N,
+// KT_TILE_K, KT_SUBGROUP_M, KT_SUBGROUP_N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS.
+#ifndef KTUNE_GEMM_SM90_CUH
+#define KTUNE_GEMM_SM90_CUH
+
+#define KT_CONSUMERS (KT_SUBGROUP_M * KT_SUBGROUP_N)
+#define KT_THREADS (128 * (KT_CONSUMERS + 1))
+#define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
+#define KT_WG_N (KT_TILE_N / KT_SUBGROUP_N)
+#define KT_M_ATOMS (KT_WG_M / 64)
+#define KT_A_TILE_BYTES (KT_TILE_M * KT_TILE_K * 2)
+#define KT_B_TILE_BYTES (KT_TILE_N * KT_TILE_K * 2)
+#define KT_STAGE_BYTES (KT_A_TILE_BYTES + KT_B_TILE_BYTES)
+#if KT_MIN_BLOCKS > 0
+#define KT_BLOCKS_HINT KT_MIN_BLOCKS
+#else
+#define KT_BLOCKS_HINT 1
+#endif
+
+// Registers: with __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) and setmaxnreg in the code,
+// ptxas gives every thread the launch-bound maximum at entry; the producer then hands most of
+// its share back (setmaxnreg.dec to 40) and the consumers take it (setmaxnreg.inc). Only with
+// two or more consumer warpgroups: with one, the entry share is already ~255.
+#define KT_ENTRY_REGS_RAW (65536 / (KT_THREADS * KT_BLOCKS_HINT))
+#define KT_ENTRY_REGS ((KT_ENTRY_REGS_RAW > 255 ? 248 : KT_ENTRY_REGS_RAW) / 8 * 8)
+#define KT_PRODUCER_REGS 40
+#define KT_CONSUMER_REGS_RAW ((KT_ENTRY_REGS * KT_THREADS - KT_PRODUCER_REGS * 128) / (128 * KT_CONSUMERS) / 8 * 8)
+#define KT_CONSUMER_REGS (KT_CONSUMER_REGS_RAW > 240 ? 240 : KT_CONSUMER_REGS_RAW)
+#if KT_CONSUMERS >= 2 && KT_ENTRY_REGS > KT_PRODUCER_REGS && KT_CONSUMER_REGS > KT_ENTRY_REGS
+#define KT_REBALANCE_REGISTERS 1
+#else
+#define KT_REBALANCE_REGISTERS 0
+#endif
+
+#if KT_IN_TYPE == 1
+#define KT_WGMMA_AB "bf16"
+#else
+#define KT_WGMMA_AB "f16"
+#endif
+// wgmma's "transpose" immediates: 0 reads the operand K-major, 1 MN-major.
+#if KT_A_K_CONTIGUOUS
+#define KT_WGMMA_TRANS_A 0
+#else
+#define KT_WGMMA_TRANS_A 1
+#endif
+#if KT_B_K_CONTIGUOUS
+#define KT_WGMMA_TRANS_B 0
+#else
+#define KT_WGMMA_TRANS_B 1
+#endif
+
+static_assert(KT_TILE_K % 64 == 0 && KT_TILE_K <= 256, "KT_TILE_K: a multiple of 64 (one 128-byte swizzle row), at most 256");
+static_assert(KT_TILE_M % KT_SUBGROUP_M == 0 && KT_WG_M % 64 == 0, "KT_TILE_M / KT_SUBGROUP_M: a multiple of 64");
+static_assert(KT_TILE_N % KT_SUBGROUP_N == 0 && KT_WG_N % 16 == 0 && KT_WG_N <= 256,
+              "KT_TILE_N / KT_SUBGROUP_N: a multiple of 16, at most 256");
+static_assert(KT_B_K_CONTIGUOUS || KT_WG_N % 64 == 0, "N-contiguous B: KT_TILE_N / KT_SUBGROUP_N a multiple of 64");
+static_assert(KT_TILE_M <= 256 && KT_TILE_N <= 256, "TMA boxes hold at most 256 rows");
+static_assert(KT_STAGES >= 1, "KT_STAGES >= 1");
+
+// ---- PTX wrappers -------------------------------------------------------------------------
+
+__device__ __forceinline__ kt_u32 kt_smem_addr(const void* p) {
+  return static_cast<kt_u32>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void kt_mbar_init(kt_u32 bar, kt_u32 count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void kt_mbar_expect_tx(kt_u32 bar, kt_u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void kt_mbar_arrive(kt_u32 bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Waits until the phase with parity `parity` of the barrier has completed. A fresh barrier is
+// in phase 0, so waiting for parity 1 returns at once (the producer's first lap over "empty").
+__device__ __forceinline__ void kt_mbar_wait(kt_u32 bar, kt_u32 parity) {
+  kt_u32 done;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void kt_tma_load_3d(kt_u32 dst, const void* tensor_map, kt_u32 bar, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(dst),
+      "l"(reinterpret_cast<kt_u64>(tensor_map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+// wgmma shared-memory matrix descriptor, 128-byte swizzle. K-major operands: LBO unused (16),
+// SBO = 1024 (8 rows of 128 bytes). MN-major: LBO = distance between 64-element MN chunks,
+// SBO = 1024 (8 K rows of 128 bytes).
+__device__ __forceinline__ kt_u64 kt_smem_desc(kt_u32 addr, kt_u32 lbo_bytes, kt_u32 sbo_bytes) {
+  return static_cast<kt_u64>((addr & 0x3FFFFu) >> 4) | (static_cast<kt_u64>(lbo_bytes >> 4) << 16) |
+         (static_cast<kt_u64>(sbo_bytes >> 4) << 32) | (1ull << 62);
+}
+__device__ __forceinline__ void kt_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void kt_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void kt_wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+// Keeps the compiler from moving accumulator reads/writes across the asynchronous wgmma.
+__device__ __forceinline__ void kt_fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
+
+// kt_wgmma(d, desc_a, desc_b, scale_d): d (KT_WG_N / 2 floats) += A(64 x 16) * B(16 x KT_WG_N),
+// or = when scale_d is 0. Generated for each N the knobs allow.
+#if KT_WG_N == 16
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %10, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n16k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7"
+      "}, %8, %9, p, 1, 1, %11, %12;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 32
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %18, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+      "}, %16, %17, p, 1, 1, %19, %20;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 48
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %26, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n48k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23"
+      "}, %24, %25, p, 1, 1, %27, %28;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 64
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+      "}, %32, %33, p, 1, 1, %35, %36;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 80
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %42, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n80k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39"
+      "}, %40, %41, p, 1, 1, %43, %44;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 96
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %50, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n96k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+      "}, %48, %49, p, 1, 1, %51, %52;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 112
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %58, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n112k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55"
+      "}, %56, %57, p, 1, 1, %59, %60;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 128
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, p, 1, 1, %67, %68;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 144
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %74, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n144k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71"
+      "}, %72, %73, p, 1, 1, %75, %76;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 160
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %82, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n160k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79"
+      "}, %80, %81, p, 1, 1, %83, %84;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 176
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %90, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n176k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87"
+      "}, %88, %89, p, 1, 1, %91, %92;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 192
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %98, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n192k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+      "}, %96, %97, p, 1, 1, %99, %100;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 208
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %106, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n208k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+      "%96, %97, %98, %99, %100, %101, %102, %103"
+      "}, %104, %105, p, 1, 1, %107, %108;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 224
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %114, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n224k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111"
+      "}, %112, %113, p, 1, 1, %115, %116;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 240
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %122, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n240k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+      "%112, %113, %114, %115, %116, %117, %118, %119"
+      "}, %120, %121, p, 1, 1, %123, %124;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#elif KT_WG_N == 256
+__device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+      "}, %128, %129, p, 1, 1, %131, %132;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
+}
+#else
+#error "KT_WG_N (tile_n / subgroup_n) must be a multiple of 16 between 16 and 256"
+#endif
+
+// ---- the kernel ---------------------------------------------------------------------------
+
+// Work item `w` (0 .. tiles * split_k * batch - 1): tile fastest, then split slice, then batch.
+__device__ __forceinline__ void kt_work_item(const KtuneGemmParams& p, long long w, int& tile, int& split, int& batch) {
+  const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
+  tile = static_cast<int>(w % tiles);
+  const long long rest = w / tiles;
+  split = static_cast<int>(rest % p.split_k);
+  batch = static_cast<int>(rest / p.split_k);
+}
+// The K tiles of slice `split`: [k_begin, k_begin + k_tiles * KT_TILE_K), the last one zero-filled past K.
+__device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, long long& k_begin) {
+  const long long per_split = p.split_k > 1 ? p.k_per_split : p.k;
+  k_begin = split * per_split;
+  long long k_end = k_begin + per_split;
+  if (k_end > p.k) k_end = p.k;
+  return k_end > k_begin ? static_cast<int>((k_end - k_begin + KT_TILE_K - 1) / KT_TILE_K) : 0;
+}
+
+extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_gemm_sm90(const __grid_constant__ KtuneGemmParams p) {
+  extern __shared__ __align__(1024) unsigned char kt_smem[];
+  const kt_u32 smem_raw = kt_smem_addr(kt_smem);
+  const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
+  const kt_u32 full_bars = smem + KT_STAGES * KT_STAGE_BYTES;
+  const kt_u32 empty_bars = full_bars + 8 * KT_STAGES;
+  volatile int* splitk_flag = reinterpret_cast<volatile int*>(kt_smem + (empty_bars + 8 * KT_STAGES - smem_raw));
+
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < KT_STAGES; ++s) {
+      kt_mbar_init(full_bars + 8 * s, 1);
+      kt_mbar_init(empty_bars + 8 * s, 4 * KT_CONSUMERS);  // one arrival per consumer warp
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(&p.tma_a)) : "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(&p.tma_b)) : "memory");
+  }
+  __syncthreads();
+
+  const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
+  const long long work_total = tiles * p.split_k * p.batch;
+#if KT_PERSISTENT
+  const long long work_first = blockIdx.x;
+  const long long work_step = gridDim.x;
+#else
+  const long long work_first = blockIdx.x + tiles * (blockIdx.y + static_cast<long long>(p.split_k) * blockIdx.z);
+  const long long work_step = work_total;
+#endif
+
+  if (warpgroup == 0) {
+    // ---- producer ----
+#if KT_REBALANCE_REGISTERS
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(KT_PRODUCER_REGS));
+#endif
+    if (threadIdx.x != 0) return;
+    int stage = 0;
+    kt_u32 phase = 0;
+    for (long long w = work_first; w < work_total; w += work_step) {
+      int tile, split, batch, tile_m, tile_n;
+      kt_work_item(p, w, tile, split, batch);
+      kt_tile_coords(p, tile, tile_m, tile_n);
+      const int m0 = tile_m * KT_TILE_M, n0 = tile_n * KT_TILE_N;
+      long long k_begin;
+      const int k_tiles = kt_k_range(p, split, k_begin);
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        const kt_u32 full = full_bars + 8 * stage;
+        kt_mbar_wait(empty_bars + 8 * stage, phase ^ 1u);
+        kt_mbar_expect_tx(full, KT_STAGE_BYTES);
+        const int k0 = static_cast<int>(k_begin) + kt * KT_TILE_K;
+        const kt_u32 tile_a = smem + stage * KT_STAGE_BYTES;
+        const kt_u32 tile_b = tile_a + KT_A_TILE_BYTES;
+#if KT_A_K_CONTIGUOUS
+#pragma unroll
+        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_M * 128), &p.tma_a, full, k0 + 64 * c, m0, batch);
+#else
+#pragma unroll
+        for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_K * 128), &p.tma_a, full, m0 + 64 * c, k0, batch);
+#endif
+#if KT_B_K_CONTIGUOUS
+#pragma unroll
+        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_N * 128), &p.tma_b, full, k0 + 64 * c, n0, batch);
+#else
+#pragma unroll
+        for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_K * 128), &p.tma_b, full, n0 + 64 * c, k0, batch);
+#endif
+        if (++stage == KT_STAGES) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+    }
+    return;
+  }
+
+  // ---- consumers ----
+#if KT_REBALANCE_REGISTERS
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(KT_CONSUMER_REGS));
+#endif
+  const int consumer = warpgroup - 1;
+  const int wg_m = consumer / KT_SUBGROUP_N, wg_n = consumer % KT_SUBGROUP_N;
+  const int t = static_cast<int>(threadIdx.x) % 128;
+  const int warp = t / 32, lane = t % 32;
+
+  // Descriptor addresses of this warpgroup's operand pieces inside a stage, and how they move
+  // per 16-wide K step.
+#if KT_A_K_CONTIGUOUS
+  const kt_u32 a_offset = (wg_m * KT_WG_M) * 128;
+  const kt_u32 a_lbo = 16;
+#else
+  const kt_u32 a_offset = (wg_m * KT_WG_M / 64) * (KT_TILE_K * 128);
+  const kt_u32 a_lbo = KT_TILE_K * 128;
+#endif
+#if KT_B_K_CONTIGUOUS
+  const kt_u32 b_offset = KT_A_TILE_BYTES + (wg_n * KT_WG_N) * 128;
+  const kt_u32 b_lbo = 16;
+#else
+  const kt_u32 b_offset = KT_A_TILE_BYTES + (wg_n * KT_WG_N / 64) * (KT_TILE_K * 128);
+  const kt_u32 b_lbo = KT_TILE_K * 128;
+#endif
+
+  float acc[KT_M_ATOMS][KT_WG_N / 2];
+  int stage = 0;
+  kt_u32 phase = 0;
+  for (long long w = work_first; w < work_total; w += work_step) {
+    int tile, split, batch, tile_m, tile_n;
+    kt_work_item(p, w, tile, split, batch);
+    kt_tile_coords(p, tile, tile_m, tile_n);
+    long long k_begin;
+    const int k_tiles = kt_k_range(p, split, k_begin);
+
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int r = 0; r < KT_WG_N / 2; ++r) acc[mi][r] = 0.0f;
+
+    int previous_stage = 0;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      kt_mbar_wait(full_bars + 8 * stage, phase);
+      const kt_u32 stage_base = smem + stage * KT_STAGE_BYTES;
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+        for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+      kt_wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < KT_TILE_K / 16; ++kk) {
+#if KT_B_K_CONTIGUOUS
+        const kt_u32 b_addr = stage_base + b_offset + (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
+#else
+        const kt_u32 b_addr = stage_base + b_offset + kk * 2048;
+#endif
+        const kt_u64 desc_b = kt_smem_desc(b_addr, b_lbo, 1024);
+#pragma unroll
+        for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
+#if KT_A_K_CONTIGUOUS
+          const kt_u32 a_addr = stage_base + a_offset + (kk / 4) * (KT_TILE_M * 128) + mi * 64 * 128 + (kk % 4) * 32;
+#else
+          const kt_u32 a_addr = stage_base + a_offset + mi * (KT_TILE_K * 128) + kk * 2048;
+#endif
+          kt_wgmma(acc[mi], kt_smem_desc(a_addr, a_lbo, 1024), desc_b, 1);
+        }
+      }
+      kt_wgmma_commit();
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+        for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+      // Keep one K tile of wgmma in flight; the one before it is done reading its stage.
+      if (kt > 0) {
+        kt_wgmma_wait<1>();
+        if (lane == 0) kt_mbar_arrive(empty_bars + 8 * previous_stage);
+      }
+      previous_stage = stage;
+      if (++stage == KT_STAGES) {
+        stage = 0;
+        phase ^= 1u;
+      }
+    }
+    kt_wgmma_wait<0>();
+    if (k_tiles > 0 && lane == 0) kt_mbar_arrive(empty_bars + 8 * previous_stage);
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+
+    // ---- epilogue: accumulator (mi, 4j + h) sits at row warp*16 + lane/4 (+8 for h >= 2),
+    // column 8j + 2*(lane%4) (+1 for odd h) of this warpgroup's piece.
+    const long long row0 = static_cast<long long>(tile_m) * KT_TILE_M + wg_m * KT_WG_M + warp * 16 + lane / 4;
+    const long long col0 = static_cast<long long>(tile_n) * KT_TILE_N + wg_n * KT_WG_N + 2 * (lane % 4);
+#if KT_SPLIT_K
+    if (p.split_k > 1) {
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+        for (int j = 0; j < KT_WG_N / 8; ++j)
+#pragma unroll
+          for (int h = 0; h < 4; ++h)
+            kt_splitk_add(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j + (h & 1), acc[mi][4 * j + h]);
+      const bool last = kt_splitk_arrive(p, batch, tile, 1, 128 * KT_CONSUMERS, t == 0 && consumer == 0, splitk_flag);
+      if (last) {
+#pragma unroll
+        for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+          for (int j = 0; j < KT_WG_N / 8; ++j)
+#pragma unroll
+            for (int h = 0; h < 4; h += 2) {
+              const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * j;
+              if (i < p.m && jj < p.n) {
+                const float v0 = kt_splitk_take(p, batch, i, jj);
+                const float v1 = jj + 1 < p.n ? kt_splitk_take(p, batch, i, jj + 1) : 0.0f;
+                kt_finish_pair(p, batch, i, jj, v0, v1);
+              }
+            }
+      }
+      continue;
+    }
+#else
+    (void)splitk_flag;
+#endif
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int j = 0; j < KT_WG_N / 8; ++j) {
+        kt_finish_pair(p, batch, row0 + mi * 64, col0 + 8 * j, acc[mi][4 * j], acc[mi][4 * j + 1]);
+        kt_finish_pair(p, batch, row0 + mi * 64 + 8, col0 + 8 * j, acc[mi][4 * j + 2], acc[mi][4 * j + 3]);
+      }
+  }
+}
+
+#endif  // KTUNE_GEMM_SM90_CUH

@@ -1,0 +1,221 @@
+#include "ktune/families/generated/sm90_path.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ktune::generated {
+namespace {
+
+// cuda.h enum values (CUtensorMapDataType, ...Interleave, ...Swizzle, ...L2promotion,
+// ...FloatOOBfill).
+constexpr int kTensorMapFloat16 = 6;
+constexpr int kTensorMapBfloat16 = 9;
+constexpr int kTensorMapInterleaveNone = 0;
+constexpr int kTensorMapSwizzle128B = 3;
+constexpr int kTensorMapL2Promotion256B = 3;
+constexpr int kTensorMapOobFillZero = 0;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
+
+// Registers a consumer thread needs beyond its accumulators (addresses, loop state, epilogue
+// temporaries); below this ptxas spills.
+constexpr int kConsumerRegisterOverhead = 40;
+
+constexpr std::int64_t kMaxTmaCoordinate = 2147483647;  // TMA coordinates are signed 32-bit
+
+int consumers(const GeneratedKnobs& k) { return k.subgroup_m * k.subgroup_n; }
+int threads(const GeneratedKnobs& k) { return 128 * (consumers(k) + 1); }
+int blocks_hint(const GeneratedKnobs& k) { return k.min_blocks_per_sm > 0 ? k.min_blocks_per_sm : 1; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// K tiles per split-K slice, as the kernel walks them.
+std::int64_t k_tiles_per_split(const GeneratedKnobs& k, const ProblemTraits& problem) {
+  const std::int64_t k_tiles = ceil_div(problem.k, k.tile_k);
+  return ceil_div(k_tiles, std::max(1, k.split_k));
+}
+
+int dynamic_shared_bytes(const GeneratedKnobs& k) {
+  const std::int64_t stage = static_cast<std::int64_t>(k.tile_m + k.tile_n) * k.tile_k * 2;
+  const std::int64_t bytes = 1024 + k.stages * stage + 16 * static_cast<std::int64_t>(k.stages) + 16;
+  return static_cast<int>(std::min<std::int64_t>(bytes, 1 << 30));
+}
+
+}  // namespace
+
+int sm90_entry_registers(const GeneratedKnobs& knobs) {
+  const int raw = 65536 / (threads(knobs) * blocks_hint(knobs));
+  return (raw > 255 ? 248 : raw) / 8 * 8;
+}
+
+int sm90_consumer_registers(const GeneratedKnobs& knobs) {
+  const int entry = sm90_entry_registers(knobs);
+  const int n = consumers(knobs);
+  if (n < 2 || entry <= kSm90ProducerRegisters) return entry;
+  const int raised = std::min(240, (entry * threads(knobs) - kSm90ProducerRegisters * 128) / (128 * n) / 8 * 8);
+  return raised > entry ? raised : entry;
+}
+
+int sm90_accumulators_per_thread(const GeneratedKnobs& knobs) {
+  if (knobs.subgroup_m < 1 || knobs.subgroup_n < 1) return 0;
+  return (knobs.tile_m / knobs.subgroup_m / 64) * (knobs.tile_n / knobs.subgroup_n / 2);
+}
+
+std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTraits& problem) {
+  if (k.path != KernelPath::Wgmma) return "not a wgmma (sm_90a) knob setting";
+  if (problem.in_type != 0 && problem.in_type != 1) return "input type must be f16 or bf16";
+  if (problem.out_type < 0 || problem.out_type > 2) return "output type must be f16, bf16 or f32";
+  if (problem.m < 1 || problem.n < 1 || problem.k < 1 || problem.batch < 1) return "M, N, K and batch must be >= 1";
+  if (problem.m > kMaxTmaCoordinate || problem.n > kMaxTmaCoordinate || problem.k > kMaxTmaCoordinate)
+    return "M, N and K must be < 2^31 (TMA coordinates are 32-bit)";
+  if (k.tile_k < 64 || k.tile_k > 256 || k.tile_k % 64 != 0)
+    return "tile_k " + str(k.tile_k) + " must be 64, 128, 192 or 256 (whole 128-byte swizzle rows)";
+  if (k.subgroup_m < 1 || k.subgroup_n < 1) return "subgroup_m and subgroup_n must be >= 1";
+  if (k.tile_m < 64 || k.tile_m > 256) return "tile_m " + str(k.tile_m) + " must be 64..256 (TMA box rows)";
+  if (k.tile_n < 16 || k.tile_n > 256) return "tile_n " + str(k.tile_n) + " must be 16..256 (TMA box rows)";
+  if (k.tile_m % k.subgroup_m != 0 || (k.tile_m / k.subgroup_m) % 64 != 0)
+    return "tile_m / subgroup_m (" + str(k.tile_m) + " / " + str(k.subgroup_m) +
+           ") must be a multiple of 64 (wgmma M)";
+  if (k.tile_n % k.subgroup_n != 0 || (k.tile_n / k.subgroup_n) % 16 != 0)
+    return "tile_n / subgroup_n (" + str(k.tile_n) + " / " + str(k.subgroup_n) +
+           ") must be a multiple of 16 (wgmma N)";
+  if (!problem.b_k_contiguous && (k.tile_n / k.subgroup_n) % 64 != 0)
+    return "with N-contiguous B, tile_n / subgroup_n (" + str(k.tile_n / k.subgroup_n) +
+           ") must be a multiple of 64 (one 128-byte swizzle row of N)";
+  if (consumers(k) > 7)
+    return "subgroup_m * subgroup_n = " + str(consumers(k)) + " consumer warpgroups: at most 7 (1024 threads)";
+  if (k.stages < 2) return "stages must be >= 2 (consumers release a stage one K tile late)";
+  if (k.min_blocks_per_sm < 0) return "min_blocks_per_sm must be >= 0";
+  if (threads(k) * blocks_hint(k) > 2048)
+    return str(blocks_hint(k)) + " CTAs of " + str(threads(k)) + " threads exceed 2048 threads per SM";
+  const int smem = dynamic_shared_bytes(k);
+  if (smem > kSm90MaxDynamicSharedBytes)
+    return "shared memory " + str(smem) + " bytes exceeds 227 KB (" + str(kSm90MaxDynamicSharedBytes) + ")";
+  if (static_cast<std::int64_t>(blocks_hint(k)) * (smem + kSm90SharedReservedPerCta) > kSm90SharedBytesPerSm)
+    return str(blocks_hint(k)) + " CTAs of " + str(smem) + " shared bytes do not fit in 228 KB per SM";
+  const int entry = sm90_entry_registers(k);
+  if (entry < 24) return "fewer than 24 registers per thread at " + str(blocks_hint(k)) + " CTAs per SM";
+  const int accumulators = sm90_accumulators_per_thread(k);
+  const int available = sm90_consumer_registers(k);
+  if (accumulators + kConsumerRegisterOverhead > available)
+    return str(accumulators) + " fp32 accumulators per consumer thread need about " +
+           str(accumulators + kConsumerRegisterOverhead) + " registers, " + str(available) + " available";
+  // TMA: global address and every stride a multiple of 16 bytes.
+  if (problem.ab_alignment_bytes < 16)
+    return "A and B rows / batch entries are only " + str(problem.ab_alignment_bytes) +
+           "-byte aligned; TMA needs 16";
+  const std::int64_t a_leading = problem.a_k_contiguous ? problem.k : problem.m;
+  const std::int64_t b_leading = problem.b_k_contiguous ? problem.k : problem.n;
+  if (a_leading % 8 != 0)
+    return std::string("A's contiguous dimension (") + (problem.a_k_contiguous ? "K" : "M") + " = " + str(a_leading) +
+           ") must be a multiple of 8 (16-byte TMA strides)";
+  if (b_leading % 8 != 0)
+    return std::string("B's contiguous dimension (") + (problem.b_k_contiguous ? "K" : "N") + " = " + str(b_leading) +
+           ") must be a multiple of 8 (16-byte TMA strides)";
+  if (k.split_k < 1) return "split_k must be >= 1";
+  if (k.split_k > 1) {
+    const std::int64_t k_tiles = ceil_div(problem.k, k.tile_k);
+    if (k.split_k > k_tiles)
+      return "split_k " + str(k.split_k) + " exceeds the " + str(k_tiles) + " K tiles of " + str(k.tile_k);
+    const std::int64_t per_split = k_tiles_per_split(k, problem);
+    if (ceil_div(k_tiles, per_split) < k.split_k)
+      return "split_k " + str(k.split_k) + " leaves a slice empty (" + str(k_tiles) + " K tiles, " + str(per_split) +
+             " per slice)";
+  }
+  if (k.swizzle_group < 1) return "swizzle_group must be >= 1";
+  const std::int64_t tiles = ceil_div(problem.m, k.tile_m) * ceil_div(problem.n, k.tile_n);
+  if (tiles * k.split_k * problem.batch > kMaxTmaCoordinate) return "more than 2^31 work items";
+  if (!k.persistent && (k.split_k > 65535 || problem.batch > 65535))
+    return "split_k and batch must be <= 65535 (grid y and z)";
+  return std::nullopt;
+}
+
+LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs) {
+  LaunchShape shape;
+  shape.threads = threads(knobs);
+  shape.dynamic_shared_bytes = dynamic_shared_bytes(knobs);
+  shape.cluster = 1;
+  return shape;
+}
+
+std::string sm90_defines(const GeneratedKnobs& k) {
+  std::string out;
+  auto define = [&out](const char* name, int value) { out += "#define " + std::string(name) + " " + str(value) + "\n"; };
+  define("KT_TILE_M", k.tile_m);
+  define("KT_TILE_N", k.tile_n);
+  define("KT_TILE_K", k.tile_k);
+  define("KT_SUBGROUP_M", k.subgroup_m);
+  define("KT_SUBGROUP_N", k.subgroup_n);
+  define("KT_STAGES", k.stages);
+  define("KT_PERSISTENT", k.persistent ? 1 : 0);
+  define("KT_MIN_BLOCKS", k.min_blocks_per_sm);
+  return out;
+}
+
+int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
+  const int smem = dynamic_shared_bytes(knobs) + kSm90SharedReservedPerCta;
+  int per_sm = std::min(kSm90SharedBytesPerSm / std::max(1, smem), 2048 / threads(knobs));
+  if (knobs.min_blocks_per_sm > 0) per_sm = std::min(per_sm, knobs.min_blocks_per_sm);
+  per_sm = std::max(1, per_sm);
+  const std::int64_t work = ceil_div(problem.m, knobs.tile_m) * ceil_div(problem.n, knobs.tile_n) *
+                            std::max(1, knobs.split_k) * problem.batch;
+  const std::int64_t ctas = std::min<std::int64_t>(work, static_cast<std::int64_t>(std::max(1, sm_count)) * per_sm);
+  return static_cast<int>(std::max<std::int64_t>(1, ctas));
+}
+
+void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count, unsigned grid[3]) {
+  if (knobs.persistent) {
+    grid[0] = static_cast<unsigned>(sm90_persistent_ctas(knobs, problem, sm_count));
+    grid[1] = 1;
+    grid[2] = 1;
+    return;
+  }
+  grid[0] = static_cast<unsigned>(ceil_div(problem.m, knobs.tile_m) * ceil_div(problem.n, knobs.tile_n));
+  grid[1] = static_cast<unsigned>(std::max(1, knobs.split_k));
+  grid[2] = static_cast<unsigned>(problem.batch);
+}
+
+void sm90_set_launch_params(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,
+                            int sm_count) {
+  params.tiles_m = static_cast<int>(ceil_div(problem.m, knobs.tile_m));
+  params.tiles_n = static_cast<int>(ceil_div(problem.n, knobs.tile_n));
+  params.split_k = std::max(1, knobs.split_k);
+  params.k_per_split = params.split_k > 1 ? k_tiles_per_split(knobs, problem) * knobs.tile_k : problem.k;
+  params.swizzle_group = std::max(1, knobs.swizzle_group);
+  params.grid_tiles = knobs.persistent ? sm90_persistent_ctas(knobs, problem, sm_count) : 0;
+}
+
+void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,
+                             EncodeTiledFn encode) {
+  if (encode == nullptr) throw std::runtime_error("sm90_encode_tensor_maps: no cuTensorMapEncodeTiled");
+  if (params.a == nullptr || params.b == nullptr) throw std::runtime_error("sm90_encode_tensor_maps: A or B is null");
+  const int data_type = problem.in_type == 1 ? kTensorMapBfloat16 : kTensorMapFloat16;
+  const auto batch = static_cast<std::uint64_t>(std::max<long long>(1, params.batch));
+  // One operand: `inner` elements contiguous, `outer` rows of `ld` elements, `batch` entries.
+  auto encode_one = [&](unsigned char* map, const void* base, const char* name, long long inner, long long outer,
+                        long long ld, long long batch_stride, int box_outer) {
+    // A single batch entry has no meaningful batch stride; any valid one will do.
+    const long long batch_elements = batch > 1 ? batch_stride : ld * outer;
+    const std::uint64_t dims[3] = {static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(outer), batch};
+    const std::uint64_t strides[2] = {static_cast<std::uint64_t>(ld) * 2, static_cast<std::uint64_t>(batch_elements) * 2};
+    const std::uint32_t box[3] = {64, static_cast<std::uint32_t>(box_outer), 1};
+    const std::uint32_t element_strides[3] = {1, 1, 1};
+    const int result = encode(map, data_type, 3, const_cast<void*>(base), dims, strides, box, element_strides,
+                              kTensorMapInterleaveNone, kTensorMapSwizzle128B, kTensorMapL2Promotion256B,
+                              kTensorMapOobFillZero);
+    if (result != 0)
+      throw std::runtime_error(std::string("cuTensorMapEncodeTiled failed for ") + name + " with CUresult " +
+                               str(result) + " (dims " + str(inner) + " x " + str(outer) + " x " +
+                               str(static_cast<long long>(batch)) + ", strides " + str(ld * 2) + ", " +
+                               str(batch_elements * 2) + " bytes, box 64 x " + str(box_outer) + ")");
+  };
+  if (problem.a_k_contiguous)
+    encode_one(params.tma_a, params.a, "A", params.k, params.m, params.lda, params.batch_stride_a, knobs.tile_m);
+  else
+    encode_one(params.tma_a, params.a, "A", params.m, params.k, params.lda, params.batch_stride_a, knobs.tile_k);
+  if (problem.b_k_contiguous)
+    encode_one(params.tma_b, params.b, "B", params.k, params.n, params.ldb, params.batch_stride_b, knobs.tile_n);
+  else
+    encode_one(params.tma_b, params.b, "B", params.n, params.k, params.ldb, params.batch_stride_b, knobs.tile_k);
+}
+
+}  // namespace ktune::generated

@@ -1,0 +1,69 @@
+#pragma once
+// The Hopper (sm_90a) path of the generated GEMM family (kernels/gemm_sm90.cuh): which knob
+// settings can run, the launch shape, the knob #defines, the grid, and the two TMA tensor maps.
+// Everything here mirrors the kernel's own arithmetic; change both together.
+//
+// Host order for one launch:
+//   1. fill KtuneGemmParams' pointers, sizes, leading dimensions, batch strides, alpha/beta;
+//   2. sm90_set_launch_params (tile counts, split-K slice length, rasterisation, persistent CTAs);
+//   3. sm90_encode_tensor_maps (needs 1: pointers, sizes and strides go into the maps);
+//   4. launch ktune_gemm_sm90 with sm90_grid and sm90_launch_shape.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ktune/families/generated/generated_knobs.h"
+#include "ktune/families/generated/kernels/gemm_params.h"
+
+namespace ktune::generated {
+
+inline constexpr int kSm90MaxDynamicSharedBytes = 232448;  // 227 KB per CTA (opt-in maximum)
+inline constexpr int kSm90SharedBytesPerSm = 233472;       // 228 KB per SM
+inline constexpr int kSm90SharedReservedPerCta = 1024;     // the driver's per-CTA reservation
+inline constexpr int kSm90ProducerRegisters = 40;
+
+// Registers per thread the kernel starts with (the __launch_bounds__ share, as ptxas assigns it
+// when the code uses setmaxnreg), and what each consumer thread holds after setmaxnreg.inc
+// (equal to the entry share when the kernel does not rebalance: one consumer warpgroup).
+int sm90_entry_registers(const GeneratedKnobs& knobs);
+int sm90_consumer_registers(const GeneratedKnobs& knobs);
+// fp32 accumulators each consumer thread keeps in registers.
+int sm90_accumulators_per_thread(const GeneratedKnobs& knobs);
+
+// Why `knobs` cannot run `problem` on sm_90a, or nullopt when it can.
+std::optional<std::string> sm90_rejects(const GeneratedKnobs& knobs, const ProblemTraits& problem);
+
+// Threads per CTA (one producer warpgroup + subgroup_m * subgroup_n consumer warpgroups) and
+// dynamic shared memory (stages of A and B tiles, mbarriers, the split-K flag, and 1024 bytes
+// of slack for aligning the swizzled tiles).
+LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs);
+
+// "#define KT_TILE_M 128\n..." for the knob macros gemm_sm90.cuh reads (KT_TILE_M/N/K,
+// KT_SUBGROUP_M/N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS).
+std::string sm90_defines(const GeneratedKnobs& knobs);
+
+// CTAs of one persistent launch: sm_count times the CTAs per SM that fit (at least one, at
+// most min_blocks_per_sm when set), never more than there are work items.
+int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count);
+
+// Non-persistent: {tiles_m * tiles_n, split_k, batch}; persistent: {sm90_persistent_ctas, 1, 1}.
+void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count, unsigned grid[3]);
+
+// Sets tiles_m, tiles_n, split_k, k_per_split, swizzle_group and grid_tiles of `params`.
+void sm90_set_launch_params(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,
+                            int sm_count);
+
+// cuTensorMapEncodeTiled with its enums as int (same ABI).
+using EncodeTiledFn = int (*)(void* tensor_map, int data_type, unsigned rank, void* global_address,
+                              const std::uint64_t* global_dim, const std::uint64_t* global_strides,
+                              const std::uint32_t* box_dim, const std::uint32_t* element_strides, int interleave,
+                              int swizzle, int l2_promotion, int oob_fill);
+
+// Encodes params.tma_a and params.tma_b (3-D: the batch is the outer dimension) from params.a,
+// params.b, m, n, k, lda, ldb, batch and the batch strides. Throws std::runtime_error naming
+// the operand and the CUresult when the driver refuses.
+void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,
+                             EncodeTiledFn encode);
+
+}  // namespace ktune::generated
