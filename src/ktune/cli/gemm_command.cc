@@ -29,11 +29,12 @@ namespace {
 struct GemmArgs {
   std::string spec;
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
-  std::string dtype = "bf16", layout = "nn", out_dtype, families = "cublaslt";
+  std::string dtype = "bf16", layout = "nn", out_dtype, families = "generated,cublaslt";
   double alpha = 1, beta = 0;
   bool bias = false, relu = false, gelu = false;
   int device = 0;
   int max_candidates = 32;
+  int generated_candidates = 16;
   int heuristics = 8;
   double workspace_mib = 32;
   std::int64_t seed = 1;
@@ -155,11 +156,14 @@ void fill_outcome(db::ResultRecord& r, const worker::WorkerProcess::Outcome& out
     }
     r.verification = reply.verification;
     r.error = reply.error;
-    if (reply.status == tuner::EvaluationStatus::WrongResult) r.status = db::Status::WrongResult;
+    const std::string status_name = reply_json->value("status", std::string());
+    if (status_name == "compile_error") r.status = db::Status::CompileError;
+    else if (status_name == "resource_limit") r.status = db::Status::ResourceLimit;
+    else if (reply.status == tuner::EvaluationStatus::WrongResult) r.status = db::Status::WrongResult;
     else if (reply.status == tuner::EvaluationStatus::RuntimeError) r.status = db::Status::RuntimeError;
     else r.status = db::Status::Ok;
     if (reply.measurement) fill_measurement(r, *reply.measurement, problem);
-    for (const char* key : {"workspace_bytes", "waves", "timing", "rebuilt_from_config"})
+    for (const char* key : {"workspace_bytes", "waves", "timing", "rebuilt_from_config", "compile", "kernel_resources", "launch"})
       if (reply_json->contains(key)) r.resources[key] = reply_json->at(key);
   } else if (const auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
     r.status = crashed->exit_code == tuner::kContextPoisonedExitCode ? db::Status::RuntimeError : db::Status::Crashed;
@@ -170,6 +174,17 @@ void fill_outcome(db::ResultRecord& r, const worker::WorkerProcess::Outcome& out
     r.error = "no answer within " + std::to_string(timed_out.seconds) + " s; the worker was killed" +
               (timed_out.stderr_tail.empty() ? "" : "\n" + timed_out.stderr_tail);
   }
+}
+
+// Per family, the row of its fastest correct measured candidate (the baseline counts for cublaslt).
+std::map<std::string, std::size_t> fastest_per_family(const std::vector<Row>& rows) {
+  std::map<std::string, std::size_t> best;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].stats || rows[i].result.status != db::Status::Ok) continue;
+    auto it = best.find(rows[i].family);
+    if (it == best.end() || rows[i].stats->median < rows[it->second].stats->median) best[rows[i].family] = i;
+  }
+  return best;
 }
 
 double now_unix() {
@@ -189,6 +204,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     throw CLI::ValidationError("--reference", "must be auto, full or sampled");
   if (args.max_candidates < 1) throw CLI::ValidationError("--max-candidates", "must be at least 1");
   if (args.heuristics < 1) throw CLI::ValidationError("--heuristics", "must be at least 1");
+  if (args.generated_candidates < 0) throw CLI::ValidationError("--generated-candidates", "must not be negative");
   if (args.workspace_mib < 0) throw CLI::ValidationError("--workspace-mb", "must not be negative");
   if (args.seed < 0) throw CLI::ValidationError("--seed", "must not be negative");
   measure::Policy policy;
@@ -207,6 +223,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.cublaslt.heuristic_count = args.heuristics;
   setup.cublaslt.max_candidates = args.max_candidates;
   setup.cublaslt.workspace_bytes = static_cast<std::size_t>(args.workspace_mib * 1024 * 1024);
+  setup.generated_max_candidates = args.generated_candidates;
 
   if (args.dry_run) {
     const nlohmann::json j = {{"problem", problem.to_json()},
@@ -427,6 +444,13 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
       if (p.stats) out["pick"]["tflops"] = tflops(*p.stats);
     }
     for (const auto& [name, f] : families) out["sessions"][name] = f.session;
+    for (const auto& [family, index] : fastest_per_family(rows)) {
+      const Row& r = rows[index];
+      nlohmann::json best = {{"candidate", r.index}, {"config", config_to_json(r.config)}, {"stats", stats_json(*r.stats)},
+                             {"tflops", tflops(*r.stats)}};
+      if (baseline_runs) best["speedup_vs_baseline"] = baseline_runs->best.median / r.stats->median;
+      out["family_best"][family] = best;
+    }
     print_json(out);
   } else {
     const nlohmann::json& lt = listing.at("families").value("cublaslt", nlohmann::json::object());
@@ -482,6 +506,13 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
         std::printf("      %s\n", row.result.error.substr(0, row.result.error.find('\n')).c_str());
     }
     if (update.resumed) std::printf("(* from an earlier session; --no-resume measures again)\n");
+    for (const auto& [family, index] : fastest_per_family(rows)) {
+      const Row& r = rows[index];
+      std::printf("fastest %s: #%zu %s, %.1f TFLOP/s", family.c_str(), r.index, format_seconds(r.stats->median).c_str(),
+                  tflops(*r.stats));
+      if (baseline_runs) std::printf(", %.3fx cuBLAS's default", baseline_runs->best.median / r.stats->median);
+      std::printf("\n");
+    }
     if (baseline_runs && baseline_after) {
       std::printf("baseline measured before and after the others: drift %.1f%%%s\n", 100.0 * baseline_runs->drift,
                   baseline_runs->drift > 0.03 ? " (more than 3%: the machine is noisy, treat small speedups with care)" : "");
@@ -540,11 +571,15 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   options->relu = cmd->add_flag("--relu", args->relu, "Apply ReLU after the bias");
   options->gelu = cmd->add_flag("--gelu", args->gelu, "Apply GELU (tanh approximation) after the bias");
   options->relu->excludes(options->gelu);
-  options->families = cmd->add_option("--families", args->families, "Candidate families, comma-separated (cublaslt)");
+  options->families = cmd->add_option(
+      "--families", args->families,
+      "Candidate families, comma-separated: generated (ktune's kernels), cublaslt (default: generated,cublaslt)");
   cmd->add_option("--spec", args->spec, "A gemm spec file (YAML, see families/README.md); flags override it")
       ->check(CLI::ExistingFile);
   cmd->add_option("--device", args->device, "CUDA device ordinal");
   cmd->add_option("--max-candidates", args->max_candidates, "Candidates measured, baseline included (default 32)");
+  cmd->add_option("--generated-candidates", args->generated_candidates,
+                  "Generated kernels compiled and measured, best model estimates first (default 16)");
   cmd->add_option("--heuristics", args->heuristics, "cuBLASLt heuristic answers to include (default 8)");
   cmd->add_option("--workspace-mb", args->workspace_mib, "cuBLASLt workspace limit in MiB (default 32)");
   cmd->add_option("--seed", args->seed, "Seed of the random inputs");
@@ -566,6 +601,12 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return;
     }
     if (spec->count() == 0) throw CLI::RequiredError("spec (a spec file, or `tune gemm ...`)");
+    // `tune gemm.yaml`: a gemm spec runs the gemm operation, like `tune gemm --spec gemm.yaml`.
+    const std::string path = spec->as<std::string>();
+    if (gemm::is_gemm_spec_file(path)) {
+      args->spec = path;
+      handler = [&global, args, options]() -> int { return run_gemm_tuning(*args, *options, global); };
+    }
   });
 
   CLI::App* worker_cmd = app.add_subcommand("gemm-worker", "Internal: serve gemm candidate requests for `tune gemm`");

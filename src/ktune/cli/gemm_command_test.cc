@@ -103,9 +103,11 @@ TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
   EXPECT_NE(r.out.find("m must be at least 1"), std::string::npos) << r.out;
   r = ktune("tune gemm --m 1 --n 2 --k 3 --dtype bf16 --out-dtype f16 --dry-run");
   EXPECT_EQ(r.code, 2);
-  r = ktune("tune gemm --m 1 --n 2 --k 3 --families generated --dry-run");
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --families generated,cutlass --dry-run");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("not available yet"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unknown gemm family 'cutlass'"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --generated-candidates -1 --dry-run");
+  EXPECT_EQ(r.code, 2);
   r = ktune("tune gemm --m 1 --n 2 --k 3 --max-candidates 0");
   EXPECT_EQ(r.code, 2);
   r = ktune("tune gemm --m 1 --n 2 --k 3 --reference psychic");
@@ -140,7 +142,13 @@ TEST(TuneGemmCli, SpecFileWithOverrides) {
 TEST(TuneGemmCli, SaysWhenThereIsNoGpu) {
   if (ktune::cuda::CudaDriver::load()) GTEST_SKIP() << "a CUDA driver is present";
   const auto dir = temp_dir();
-  const CliRun r = ktune("tune gemm --m 64 --n 64 --k 64 --db " + (dir / "k.db").string());
+  CliRun r = ktune("tune gemm --m 64 --n 64 --k 64 --db " + (dir / "k.db").string());
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("the cuda backend is not available"), std::string::npos) << r.out;
+  // `tune FILE` with a gemm spec runs the gemm operation (which then needs the GPU).
+  const auto spec = dir / "gemm.yaml";
+  std::ofstream(spec) << "gemm: {m: 64, n: 64, k: 64, dtype: f16}\nfamilies: [generated, cublaslt]\n";
+  r = ktune("tune " + spec.string() + " --db " + (dir / "k.db").string());
   EXPECT_EQ(r.code, 4) << r.out;
   EXPECT_NE(r.out.find("the cuda backend is not available"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);

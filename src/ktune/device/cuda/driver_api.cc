@@ -141,6 +141,7 @@ Loaded<CudaDriver> CudaDriver::from_library(Loaded<DynamicLibrary> library) {
   resolve(lib, api->cuFuncGetAttribute, {"cuFuncGetAttribute"}, true, missing);
   resolve(lib, api->cuFuncSetAttribute, {"cuFuncSetAttribute"}, true, missing);
   resolve(lib, api->cuFuncGetParamInfo, {"cuFuncGetParamInfo"}, false, missing);
+  resolve(lib, api->cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"}, false, missing);
   resolve(lib, api->cuOccupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"},
           true, missing);
   resolve(lib, api->cuMemGetInfo, {"cuMemGetInfo_v2"}, true, missing);

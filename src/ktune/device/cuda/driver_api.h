@@ -137,6 +137,12 @@ struct DriverApi {
   // past the last one.
   CUresult (*cuFuncGetParamInfo)(CUfunction function, std::size_t index, std::size_t* offset,
                                  std::size_t* size) = nullptr;
+  // Optional (CUDA 12.0+): a TMA descriptor (CUtensorMap, 128 bytes) for cp.async.bulk.tensor.
+  // The enums (data type, interleave, swizzle, L2 promotion, out-of-bounds fill) pass as int.
+  CUresult (*cuTensorMapEncodeTiled)(void* tensor_map, int data_type, unsigned rank, void* global_address,
+                                     const std::uint64_t* global_dim, const std::uint64_t* global_strides,
+                                     const std::uint32_t* box_dim, const std::uint32_t* element_strides, int interleave,
+                                     int swizzle, int l2_promotion, int oob_fill) = nullptr;
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int* blocks, CUfunction function, int block_size,
                                                           std::size_t dynamic_shared_bytes) = nullptr;
 

@@ -40,7 +40,7 @@ std::string format_scalar(double v) {
 }
 
 const std::vector<std::string>& known_families() {
-  static const std::vector<std::string> families = {"cublaslt"};
+  static const std::vector<std::string> families = {"generated", "cublaslt"};
   return families;
 }
 
@@ -303,10 +303,8 @@ std::vector<std::string> parse_families(std::string_view text) {
     name.erase(name.find_last_not_of(" \t") + 1);
     item.clear();
     if (name.empty()) return;
-    if (name == "generated")
-      throw GemmError("the 'generated' gemm family (ktune's own kernels) is not available yet; use --families cublaslt");
     if (std::find(known_families().begin(), known_families().end(), name) == known_families().end())
-      throw GemmError("unknown gemm family '" + name + "' (known: cublaslt)");
+      throw GemmError("unknown gemm family '" + name + "' (known: generated, cublaslt)");
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   };
   for (char c : text) {
@@ -314,7 +312,7 @@ std::vector<std::string> parse_families(std::string_view text) {
     else item += c;
   }
   flush();
-  if (out.empty()) throw GemmError("no gemm family given (known: cublaslt)");
+  if (out.empty()) throw GemmError("no gemm family given (known: generated, cublaslt)");
   return out;
 }
 
@@ -497,6 +495,19 @@ GemmSpec load_gemm_spec(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_gemm_spec(text.str(), path.string());
+}
+
+bool is_gemm_spec_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    const YAML::Node root = YAML::Load(text.str());
+    return root.IsMap() && root["gemm"].IsDefined();
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 }  // namespace ktune::gemm

@@ -141,6 +141,10 @@ struct GemmSpec {
 // an invalid problem.
 GemmSpec parse_gemm_spec(const std::string& yaml_text, const std::string& file_name);
 GemmSpec load_gemm_spec(const std::filesystem::path& path);
+// True when `path` holds YAML whose top level is a map with a 'gemm' key (so `ktune tune FILE`
+// runs the gemm operation); false for anything else, unreadable or malformed files included
+// (the kernel spec loader then reports what is wrong).
+bool is_gemm_spec_file(const std::filesystem::path& path);
 
 // What a command line gave (unset: keep the spec's value, else the default). --dtype without
 // --out-dtype resets the output to default_output of the new dtype.
@@ -155,7 +159,7 @@ struct GemmFields {
 // for a bad value, for missing m/n/k when there is no spec, and for an invalid result.
 GemmSpec resolve_gemm_spec(const GemmFields& fields, const std::optional<GemmSpec>& base);
 
-// The families ktune knows for gemm ("cublaslt"; "generated" is announced but not built yet).
+// The families ktune knows for gemm: "generated" (ktune's own kernels) and "cublaslt".
 // Parses a comma-separated list; throws GemmError for an unknown name or an empty list.
 std::vector<std::string> parse_families(std::string_view text);
 

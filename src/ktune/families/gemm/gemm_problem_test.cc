@@ -309,7 +309,7 @@ TEST(GemmFields, CommandLineOverridesTheSpec) {
   bad.m = 0;
   EXPECT_THROW(resolve_gemm_spec(bad, std::nullopt), GemmError);
   bad = f;
-  bad.families = "generated";
+  bad.families = "cutlass";
   EXPECT_THROW(resolve_gemm_spec(bad, std::nullopt), GemmError);
 }
 
@@ -318,11 +318,13 @@ TEST(GemmFamilies, ParsesLists) {
   EXPECT_EQ(parse_families(" CUBLASLT , cublaslt"), std::vector<std::string>{"cublaslt"});
   EXPECT_THROW(parse_families(""), GemmError);
   EXPECT_THROW(parse_families("cutlass"), GemmError);
+  EXPECT_EQ(parse_families("generated,cublaslt"), (std::vector<std::string>{"generated", "cublaslt"}));
   try {
-    parse_families("generated,cublaslt");
+    parse_families("cublaslt,triton");
     FAIL();
   } catch (const GemmError& e) {
-    EXPECT_NE(std::string(e.what()).find("not available yet"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("'triton'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("generated, cublaslt"), std::string::npos);
   }
 }
 

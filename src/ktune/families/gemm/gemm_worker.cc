@@ -1,13 +1,17 @@
 #include "ktune/families/gemm/gemm_worker.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
+#include "ktune/core/config.h"
 #include "ktune/device/compile_cache.h"
 #include "ktune/device/cuda/cuda_context.h"
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/device/cuda/nvml.h"
 #include "ktune/device/cuda/nvrtc.h"
+#include "ktune/families/generated/generated_runner.h"
+#include "ktune/families/generated/generated_space.h"
 #include "ktune/measure/measurement.h"
 
 namespace ktune::gemm {
@@ -105,6 +109,7 @@ struct GemmWorker::State {
   GemmProblem problem;
   GemmReference reference;
   DeviceBuffer a, b, c, d, bias, workspace;
+  DeviceBuffer splitk_workspace, splitk_counters;  // generated split-K kernels (see gemm_params.h)
   std::unique_ptr<cublaslt::MatmulDescriptors> descriptors;
   std::vector<std::byte> poison, output;
 
@@ -115,7 +120,8 @@ struct GemmWorker::State {
 
   void reset_problem() {
     descriptors.reset();
-    for (DeviceBuffer* buffer : {&a, &b, &c, &d, &bias, &workspace}) buffer->release();
+    for (DeviceBuffer* buffer : {&a, &b, &c, &d, &bias, &workspace, &splitk_workspace, &splitk_counters})
+      buffer->release();
     problem_key.clear();
     reference = {};
     poison.clear();
@@ -134,6 +140,28 @@ struct GemmWorker::State {
   }
 
   dc::CudaDeviceContext& timing_context() { return events_context ? *events_context : *context; }
+
+  device::CompileCache generated_cache() const { return device::CompileCache(device::default_cache_root() / "cuda-gemm"); }
+
+  // Zeroed split-K workspace and counters large enough for `launch` (grown on demand).
+  void prepare_split_k(const generated::Launch& launch) {
+    const std::size_t workspace_bytes = static_cast<std::size_t>(problem.d_elements()) * sizeof(float);
+    const std::size_t counter_bytes = static_cast<std::size_t>(launch.counter_count) * sizeof(unsigned);
+    if (splitk_workspace.bytes() < workspace_bytes) splitk_workspace.allocate(*context, workspace_bytes, "split-K workspace");
+    if (splitk_counters.bytes() < counter_bytes) splitk_counters.allocate(*context, counter_bytes, "split-K counters");
+    context->enter();
+    context->check(context->api().cuMemsetD8(static_cast<kc::CUdeviceptr>(reinterpret_cast<std::uintptr_t>(splitk_workspace.get())), 0,
+                                             splitk_workspace.bytes()),
+                   "cuMemsetD8(split-K workspace)");
+    context->check(context->api().cuMemsetD8(static_cast<kc::CUdeviceptr>(reinterpret_cast<std::uintptr_t>(splitk_counters.get())), 0,
+                                             splitk_counters.bytes()),
+                   "cuMemsetD8(split-K counters)");
+  }
+
+  generated::DeviceOperands generated_operands() {
+    return {a.get(), b.get(), c.get(), d.get(), bias.get(), static_cast<float*>(splitk_workspace.get()),
+            static_cast<unsigned*>(splitk_counters.get())};
+  }
 
   std::filesystem::path cache_directory() const { return device::default_cache_root() / "cuda"; }
 
@@ -251,6 +279,31 @@ class MatmulSamples : public measure::SampleSource {
   bool cold_;
 };
 
+// Samples of a generated kernel (no library in between, so the blocking kernel always works).
+class GeneratedSamples : public measure::SampleSource {
+ public:
+  GeneratedSamples(GemmWorker::State& state, generated::LoadedGemmKernel& kernel, bool cold)
+      : state_(state), kernel_(kernel), cold_(cold) {}
+
+  measure::Sample sample() override {
+    dc::CudaDeviceContext& context = state_.timing_context();
+    const device::TimedRun run = context.time([&] { kernel_.enqueue(context.stream()); }, cold_);
+    return {run.seconds, run.valid};
+  }
+
+  void warmup_run() override {
+    state_.context->enter();
+    kernel_.enqueue(state_.context->stream());
+    state_.context->check(state_.context->api().cuStreamSynchronize(state_.context->stream()),
+                          "the generated kernel (cuStreamSynchronize)");
+  }
+
+ private:
+  GemmWorker::State& state_;
+  generated::LoadedGemmKernel& kernel_;
+  bool cold_;
+};
+
 }  // namespace
 
 nlohmann::json candidates_request(const GemmSetup& setup) {
@@ -260,7 +313,8 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
           {"seed", setup.seed},
           {"reference", reference_mode_name(setup.reference)},
           {"families", setup.families},
-          {"cublaslt", cublaslt::enumeration_options_to_json(setup.cublaslt)}};
+          {"cublaslt", cublaslt::enumeration_options_to_json(setup.cublaslt)},
+          {"generated", {{"max_candidates", setup.generated_max_candidates}}}};
 }
 
 nlohmann::json evaluate_request(const GemmSetup& setup, const nlohmann::json& candidate, const EvaluateOptions& options) {
@@ -289,6 +343,8 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
     setup.reference = *parsed;
     if (request.contains("families")) setup.families = request.at("families").get<std::vector<std::string>>();
     if (request.contains("cublaslt")) setup.cublaslt = cublaslt::enumeration_options_from_json(request.at("cublaslt"));
+    if (request.contains("generated"))
+      setup.generated_max_candidates = request.at("generated").value("max_candidates", setup.generated_max_candidates);
     return setup;
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("malformed gemm request: ") + e.what());
@@ -313,40 +369,49 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   s.open_device(setup.device);
   nlohmann::json reply = {{"candidates", nlohmann::json::array()}, {"families", nlohmann::json::object()}};
   reply["reference_seconds"] = s.prepare(setup);
-  for (const std::string& family : setup.families) {
+  const auto wanted = [&](const char* name) {
+    return std::find(setup.families.begin(), setup.families.end(), name) != setup.families.end();
+  };
+  for (const std::string& family : setup.families)
+    if (family != "cublaslt" && family != "generated")
+      reply["families"][family] = {{"available", false}, {"reason", "unknown family '" + family + "'"}};
+
+  // cuBLASLt first, whichever families were asked for: its heuristic's first answer is the
+  // baseline (candidate 0) every pick is measured against. Without the cublaslt family only
+  // that one candidate is listed.
+  {
     nlohmann::json info = {{"available", false}};
-    if (family != "cublaslt") {
-      info["reason"] = "unknown family '" + family + "'";
-      reply["families"][family] = info;
-      continue;
+    cublaslt::EnumerationOptions options = setup.cublaslt;
+    if (!wanted("cublaslt")) {
+      options.heuristic_count = 1;
+      options.max_candidates = 1;
+      info["role"] = "baseline only";
     }
     if (auto missing = s.open_cublaslt()) {
       info["reason"] = *missing;
-      reply["families"][family] = info;
-      continue;
-    }
-    const cublaslt::CublasLt& lt = **s.lt;
-    info["library"] = {{"path", lt.library_path()}, {"version", lt.version_string()}, {"version_number", lt.version()}};
-    if (auto reason = cublaslt::unsupported_reason(setup.problem)) {
+    } else if (auto reason = cublaslt::unsupported_reason(setup.problem)) {
       info["reason"] = *reason;
-      reply["families"][family] = info;
-      continue;
+    } else {
+      const cublaslt::CublasLt& lt = **s.lt;
+      info["library"] = {{"path", lt.library_path()}, {"version", lt.version_string()}, {"version_number", lt.version()}};
+      s.context->enter();
+      const cublaslt::Enumeration e =
+          cublaslt::enumerate_candidates(lt, s.handle, s.matmul_descriptors(), setup.problem, options);
+      info["available"] = !e.candidates.empty();
+      if (e.candidates.empty()) {
+        std::string why;
+        for (const std::string& note : e.notes) why += (why.empty() ? "" : "; ") + note;
+        info["reason"] = why.empty() ? "cuBLASLt offered no candidate" : why;
+      }
+      info["enumeration"] = e.summary();
+      for (const cublaslt::Candidate& c : e.candidates)
+        reply["candidates"].push_back(
+            {{"family", "cublaslt"}, {"library_version", lt.version()}, {"candidate", cublaslt::candidate_to_json(c)}});
     }
-    s.context->enter();
-    const cublaslt::Enumeration e =
-        cublaslt::enumerate_candidates(lt, s.handle, s.matmul_descriptors(), setup.problem, setup.cublaslt);
-    info["available"] = !e.candidates.empty();
-    if (e.candidates.empty()) {
-      std::string why;
-      for (const std::string& note : e.notes) why += (why.empty() ? "" : "; ") + note;
-      info["reason"] = why.empty() ? "cuBLASLt offered no candidate" : why;
-    }
-    info["enumeration"] = e.summary();
-    for (const cublaslt::Candidate& c : e.candidates)
-      reply["candidates"].push_back(
-          {{"family", "cublaslt"}, {"library_version", lt.version()}, {"candidate", cublaslt::candidate_to_json(c)}});
-    reply["families"][family] = info;
+    reply["families"]["cublaslt"] = info;
   }
+  if (wanted("generated")) reply["families"]["generated"] = generated_candidates(setup, reply["candidates"]);
+
   reply["reference"] = {{"mode", reference_mode_name(s.reference.mode)},
                         {"elements", s.reference.elements.size()},
                         {"seconds", s.reference.seconds}};
@@ -356,12 +421,66 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   return reply;
 }
 
+nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann::json& candidates) {
+  State& s = *state_;
+  nlohmann::json info = {{"available", false}};
+  if (auto reason = generated::unsupported_reason(setup.problem)) {
+    info["reason"] = *reason;
+    return info;
+  }
+  if (!s.nvrtc) {
+    info["reason"] = "NVRTC is not available: " + s.nvrtc.error;
+    return info;
+  }
+  const kc::NvrtcCompiler& nvrtc = *s.nvrtc;
+  info["library"] = {{"path", nvrtc.library_path()},
+                     {"version", generated::generator_version() + " nvrtc " + nvrtc.version_string()}};
+  const generated::DeviceTraits device = generated::device_traits(s.context->properties());
+  const generated::ProblemTraits traits = generated::problem_traits(setup.problem);
+  generated::SpaceOptions options;
+  options.max_candidates = static_cast<std::size_t>(std::max(0, setup.generated_max_candidates));
+  generated::SpaceSummary summary;
+  const std::vector<generated::RankedKnobs> chosen = generated::select_candidates(traits, device, options, &summary);
+  info["space"] = summary.to_json();
+  if (chosen.empty()) {
+    info["reason"] = summary.valid == 0 ? "no knob setting passes the constraints for this problem on this device"
+                                        : "no candidates requested";
+    return info;
+  }
+  // Compile every candidate now, on all cores, so each evaluation only loads a cubin.
+  std::vector<generated::CompileJob> jobs;
+  for (const generated::RankedKnobs& r : chosen)
+    jobs.push_back({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
+                    generated::kernel_symbol(r.knobs.path)});
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<generated::CompiledKernel> compiled = generated::compile_kernels(jobs, nvrtc, s.generated_cache());
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::size_t cached = 0, failed = 0;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const generated::CompiledKernel& c = compiled[i];
+    cached += c.cached ? 1 : 0;
+    failed += c.ok ? 0 : 1;
+    nlohmann::json compile = {{"ok", c.ok}, {"cached", c.cached}, {"seconds", c.seconds}};
+    if (!c.ok) compile["error"] = c.error.substr(0, 4000);
+    candidates.push_back({{"family", "generated"},
+                          {"candidate",
+                           {{"config", config_to_json(generated::to_config(chosen[i].knobs, traits))},
+                            {"source", "model#" + std::to_string(i)},
+                            {"estimate", chosen[i].estimate.to_json()},
+                            {"compile", compile}}}});
+  }
+  info["available"] = true;
+  info["compile"] = {{"wall_seconds", wall}, {"kernels", chosen.size()}, {"cached", cached}, {"failed", failed}};
+  return info;
+}
+
 nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json& request) {
   State& s = *state_;
   nlohmann::json reply = error_reply("");
   reply["status"] = "ok";
   try {
     const std::string family = request.at("family").get<std::string>();
+    if (family == "generated") return evaluate_generated(setup, request);
     if (family != "cublaslt") return error_reply("unknown gemm family '" + family + "'");
     s.open_device(setup.device);
     reply["reference_seconds"] = s.prepare(setup);
@@ -418,6 +537,87 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
     }
     reply["timing"] = s.timing_context().timing_json();
     if (!s.timing_note.empty()) reply["timing"]["note"] = s.timing_note;
+    return reply;
+  } catch (const device::ContextPoisoned&) {
+    throw;
+  } catch (const std::exception& e) {
+    nlohmann::json failed = error_reply(e.what());
+    failed["reference_seconds"] = reply.value("reference_seconds", 0.0);
+    return failed;
+  }
+}
+
+nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nlohmann::json& request) {
+  State& s = *state_;
+  nlohmann::json reply = error_reply("");
+  reply["status"] = "ok";
+  try {
+    s.open_device(setup.device);
+    reply["reference_seconds"] = s.prepare(setup);
+    if (auto reason = generated::unsupported_reason(setup.problem)) return error_reply(*reason);
+    if (!s.nvrtc) return error_reply("NVRTC is not available: " + s.nvrtc.error);
+    const Config config = config_from_json(request.at("candidate").at("config"));
+    const generated::GeneratedKnobs knobs = generated::knobs_from_config(config);
+    const generated::ProblemTraits traits = generated::problem_traits(setup.problem);
+    const generated::DeviceTraits device = generated::device_traits(s.context->properties());
+    if (auto why = generated::rejects(knobs, traits, device)) {
+      nlohmann::json rejected = error_reply("the knob setting cannot run here: " + *why);
+      rejected["status"] = "resource_limit";
+      return rejected;
+    }
+    const generated::CompiledKernel compiled =
+        generated::compile_kernel(generated::emit_source(knobs, traits), generated::compile_arch(knobs.path, device),
+                                  generated::kernel_symbol(knobs.path), *s.nvrtc, s.generated_cache());
+    reply["compile"] = {{"cached", compiled.cached}, {"seconds", compiled.seconds}};
+    reply["kernel_resources"] = compiled.resources;
+    if (!compiled.ok) {
+      reply["status"] = "compile_error";
+      reply["error"] = compiled.error.substr(0, 8000);
+      return reply;
+    }
+    const generated::Launch launch = generated::plan_launch(knobs, traits, device);
+    if (launch.needs_split_k_buffers) s.prepare_split_k(launch);
+    generated::LoadedGemmKernel kernel(*s.context, compiled.cubin, knobs, traits, setup.problem, device,
+                                       s.generated_operands());
+    reply["launch"] = kernel.attributes();
+
+    if (request.value("verify", true)) {
+      if (s.poison.empty()) {
+        s.poison.resize(s.d.bytes());
+        poison_output(setup.problem, s.poison);
+      }
+      // Split-K kernels leave their workspace and counters zero for the next launch; a second
+      // run on a fresh poison checks that they do.
+      const int runs = knobs.split_k > 1 ? 2 : 1;
+      for (int run = 0; run < runs; ++run) {
+        s.d.upload(s.poison, "D (poison)");
+        s.context->enter();
+        kernel.enqueue(s.context->stream());
+        s.context->check(s.context->api().cuStreamSynchronize(s.context->stream()),
+                         "the generated kernel (cuStreamSynchronize)");
+        s.d.download(s.output, "D");
+        const GemmCheck result = check_output(setup.problem, s.reference, s.output, {0});
+        reply["verified"] = true;
+        reply["verification"] = {{"D", result.to_json()}};
+        if (run == 1) reply["verification"]["D"]["second_launch"] = true;
+        if (!result.pass) {
+          reply["status"] = "wrong_result";
+          reply["error"] = std::string(run == 1 ? "second launch (split-K state not reset), " : "") + "output 'D': " +
+                           result.summary();
+          return reply;
+        }
+      }
+    }
+    if (request.value("measure", true)) {
+      measure::Policy policy = measure::policy_from_json(request.value("policy", nlohmann::json::object()));
+      std::optional<measure::Stats> incumbent;
+      if (request.contains("incumbent") && !request.at("incumbent").is_null())
+        incumbent = measure::stats_from_json(request.at("incumbent"));
+      GeneratedSamples samples(s, kernel, request.value("cold", true));
+      const measure::Measurement m = measure::run_measurement(samples, policy, incumbent);
+      reply["measurement"] = measure::measurement_to_json(m, true);
+    }
+    reply["timing"] = s.timing_context().timing_json();
     return reply;
   } catch (const device::ContextPoisoned&) {
     throw;

@@ -32,6 +32,7 @@ struct GemmSetup {
   ReferenceMode reference = ReferenceMode::Auto;
   std::vector<std::string> families{"cublaslt"};
   cublaslt::EnumerationOptions cublaslt;
+  int generated_max_candidates = 16;  // generated kernels compiled and measured (best model estimates)
 };
 
 nlohmann::json candidates_request(const GemmSetup& setup);
@@ -68,6 +69,10 @@ class GemmWorker {
  private:
   nlohmann::json candidates(const GemmSetup& setup);
   nlohmann::json evaluate(const GemmSetup& setup, const nlohmann::json& request);
+  // Lists (and compiles) the generated family's candidates into `candidates`; returns the
+  // family's entry of the reply's "families".
+  nlohmann::json generated_candidates(const GemmSetup& setup, nlohmann::json& candidates);
+  nlohmann::json evaluate_generated(const GemmSetup& setup, const nlohmann::json& request);
   std::unique_ptr<State> state_;
 };
 

@@ -1,0 +1,180 @@
+// GPU tests of ktune's generated GEMM kernels through the gemm worker, in process: every
+// layout, both kernel paths, odd sizes (1, 7, 511, 1000, 4097), split-K, the epilogues, batches
+// and both input types, each verified against the fp64 reference on fresh random data with the
+// output poisoned first. Skipped, with the reason printed, without a CUDA driver or GPU.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "ktune/core/config.h"
+#include "ktune/device/cuda/device_properties.h"
+#include "ktune/device/cuda/driver_api.h"
+#include "ktune/families/gemm/gemm_worker.h"
+#include "ktune/families/generated/generated_space.h"
+
+namespace ktune::generated {
+namespace {
+
+struct Gpu {
+  std::string skip_reason;
+  DeviceTraits traits;
+};
+
+const Gpu& gpu() {
+  static const Gpu g = [] {
+    Gpu r;
+    const Loaded<cuda::CudaDriver> driver = cuda::CudaDriver::load();
+    if (!driver) {
+      r.skip_reason = "no CUDA driver: " + driver.error;
+      return r;
+    }
+    if (driver->device_count() == 0) {
+      r.skip_reason = "no CUDA device";
+      return r;
+    }
+    const cuda::CudaDeviceProperties p = cuda::query_device_properties(*driver, 0);
+    r.traits.compute_capability = p.compute_major * 10 + p.compute_minor;
+    r.traits.sm_count = p.multiprocessors;
+    r.traits.max_shared_per_block = static_cast<int>(p.shared_memory_per_block_optin);
+    r.traits.name = p.name;
+    if (r.traits.compute_capability < 80) r.skip_reason = "generated kernels need sm_80+, GPU 0 is " + p.name;
+    std::printf("GPU 0: %s (sm_%d)\n", p.name.c_str(), r.traits.compute_capability);
+    return r;
+  }();
+  return g;
+}
+
+#define REQUIRE_GPU()                                          \
+  do {                                                         \
+    if (!gpu().skip_reason.empty()) {                          \
+      std::printf("skipped: %s\n", gpu().skip_reason.c_str()); \
+      GTEST_SKIP() << gpu().skip_reason;                       \
+    }                                                          \
+  } while (0)
+
+gemm::GemmWorker& worker() {
+  static gemm::GemmWorker w;
+  return w;
+}
+
+gemm::GemmProblem make(std::int64_t m, std::int64_t n, std::int64_t k, gemm::Precision precision, const char* layout) {
+  gemm::GemmProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.precision = precision;
+  p.out = gemm::default_output(precision);
+  gemm::set_layout(p, layout);
+  return p;
+}
+
+// The model's best knob setting per path, plus a split-K variant of each where the problem
+// allows one.
+std::vector<GeneratedKnobs> knob_settings(const gemm::GemmProblem& problem) {
+  const ProblemTraits traits = problem_traits(problem);
+  std::vector<GeneratedKnobs> out;
+  for (KernelPath path : {KernelPath::MmaSync, KernelPath::Wgmma}) {
+    SpaceOptions options;
+    options.max_candidates = 1;
+    options.mma_sync = path == KernelPath::MmaSync;
+    options.wgmma = path == KernelPath::Wgmma;
+    const std::vector<RankedKnobs> best = select_candidates(traits, gpu().traits, options);
+    if (best.empty()) continue;
+    GeneratedKnobs k = best.front().knobs;
+    k.split_k = 1;
+    if (!rejects(k, traits, gpu().traits)) out.push_back(k);
+    for (int split : {3, 2}) {
+      GeneratedKnobs s = k;
+      s.split_k = split;
+      if (!rejects(s, traits, gpu().traits)) {
+        out.push_back(s);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// Runs every knob setting of `problem` with verification (no timing); returns how many ran.
+int verify_all(const gemm::GemmProblem& problem) {
+  gemm::GemmSetup setup;
+  setup.problem = problem;
+  setup.families = {"generated"};
+  const ProblemTraits traits = problem_traits(problem);
+  int ran = 0;
+  for (const GeneratedKnobs& k : knob_settings(problem)) {
+    const nlohmann::json candidate = {{"family", "generated"},
+                                      {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
+    gemm::EvaluateOptions options;
+    options.measure = false;
+    const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
+    const std::string label = problem.name() + " " + config_key(to_config(k, traits));
+    EXPECT_EQ(reply.value("status", ""), "ok") << label << "\n" << reply.dump(1).substr(0, 4000);
+    EXPECT_TRUE(reply.value("verified", false)) << label;
+    ++ran;
+  }
+  return ran;
+}
+
+TEST(GeneratedGpu, EveryLayoutBothPaths) {
+  REQUIRE_GPU();
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+    EXPECT_GE(verify_all(make(256, 384, 320, gemm::Precision::BF16, layout)), 2) << layout;
+    EXPECT_GE(verify_all(make(1000, 3000, 2000, gemm::Precision::F16, layout)), 2) << layout;
+  }
+}
+
+TEST(GeneratedGpu, OddSizes) {
+  REQUIRE_GPU();
+  for (std::int64_t s : {1, 7, 511, 1000, 4097}) {
+    EXPECT_GE(verify_all(make(s, s == 4097 ? 96 : s, s == 4097 ? 200 : s, gemm::Precision::F16, "nn")), 1) << s;
+    EXPECT_GE(verify_all(make(s, 64, s, gemm::Precision::BF16, "tt")), 1) << s;
+  }
+  EXPECT_GE(verify_all(make(33, 4097, 129, gemm::Precision::BF16, "nt")), 1);
+}
+
+TEST(GeneratedGpu, SplitKOnLongReductions) {
+  REQUIRE_GPU();
+  EXPECT_GE(verify_all(make(64, 64, 65536, gemm::Precision::BF16, "nn")), 2);
+  EXPECT_GE(verify_all(make(16, 4096, 4096, gemm::Precision::BF16, "nn")), 2);
+}
+
+TEST(GeneratedGpu, Epilogues) {
+  REQUIRE_GPU();
+  gemm::GemmProblem p = make(300, 520, 264, gemm::Precision::F16, "nt");
+  p.bias = true;
+  p.activation = gemm::Activation::Relu;
+  p.alpha = 0.75;
+  EXPECT_GE(verify_all(p), 2);
+  p.activation = gemm::Activation::Gelu;
+  p.beta = -0.5;
+  p.out = gemm::Storage::F32;
+  EXPECT_GE(verify_all(p), 2);
+  p = make(128, 256, 512, gemm::Precision::BF16, "tn");
+  p.batch = 3;
+  p.beta = 1.0;
+  EXPECT_GE(verify_all(p), 2);
+}
+
+TEST(GeneratedGpu, TheWorkerListsCompiledCandidates) {
+  REQUIRE_GPU();
+  gemm::GemmSetup setup;
+  setup.problem = make(2048, 2048, 2048, gemm::Precision::BF16, "nn");
+  setup.families = {"generated"};
+  setup.generated_max_candidates = 6;
+  const nlohmann::json reply = worker().handle(gemm::candidates_request(setup));
+  const nlohmann::json& info = reply.at("families").at("generated");
+  ASSERT_TRUE(info.value("available", false)) << info.dump(1);
+  EXPECT_EQ(info.at("compile").at("failed"), 0) << reply.dump(1).substr(0, 4000);
+  int generated = 0;
+  for (const nlohmann::json& c : reply.at("candidates"))
+    if (c.at("family") == "generated") ++generated;
+  EXPECT_EQ(generated, 6);
+  // cuBLAS's default leads the list as the baseline even when only "generated" was asked for.
+  if (reply.at("families").at("cublaslt").value("available", false)) {
+    EXPECT_EQ(reply.at("candidates")[0].at("family"), "cublaslt");
+    EXPECT_EQ(reply.at("families").at("cublaslt").at("role"), "baseline only");
+  }
+}
+
+}  // namespace
+}  // namespace ktune::generated

@@ -1,0 +1,203 @@
+#include "ktune/families/generated/generated_kernel.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "ktune/core/sha256.h"
+#include "ktune/families/generated/generated_sources.h"
+#include "ktune/families/generated/sm80_path.h"
+#include "ktune/families/generated/sm90_path.h"
+
+namespace ktune::generated {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Largest power of two <= 16 dividing `bytes` (0 divides by everything).
+int alignment_of(std::int64_t bytes) {
+  int a = 16;
+  while (a > 1 && bytes % a != 0) a /= 2;
+  return a;
+}
+
+const char* type_suffix(int in_type) { return in_type == 0 ? "F16" : "BF16"; }
+
+}  // namespace
+
+std::string generator_version() {
+  static const std::string version = [] {
+    std::string all;
+    for (std::string_view part : {gemm_params_source(), gemm_common_source(), gemm_sm80_source(), gemm_sm90_source()}) {
+      all += part;
+      all += '\0';
+    }
+    return "gen-" + sha256_hex(all).substr(0, 12);
+  }();
+  return version;
+}
+
+std::optional<std::string> unsupported_reason(const gemm::GemmProblem& problem) {
+  using gemm::Precision;
+  if (problem.precision != Precision::F16 && problem.precision != Precision::BF16)
+    return "ktune's generated kernels compute f16 and bf16 inputs only (this problem is " +
+           std::string(gemm::precision_name(problem.precision)) + "; cuBLASLt covers it)";
+  const gemm::Storage in = problem.a_storage();
+  if (problem.out != in && problem.out != gemm::Storage::F32)
+    return "the output must be the input type or f32";
+  if (problem.batch > 65535) return "a batch above 65535 does not fit the grid's z dimension";
+  return std::nullopt;
+}
+
+std::optional<std::string> path_unavailable_reason(KernelPath path, const DeviceTraits& device) {
+  if (path == KernelPath::Wgmma && device.compute_capability != 90)
+    return "wgmma and TMA kernels are built for sm_90a, which only compute capability 9.0 runs (this device is " +
+           std::to_string(device.compute_capability / 10) + "." + std::to_string(device.compute_capability % 10) + ")";
+  if (path == KernelPath::MmaSync && device.compute_capability < 80)
+    return "mma.sync bf16/f16 kernels need compute capability 8.0 or newer";
+  return std::nullopt;
+}
+
+ProblemTraits problem_traits(const gemm::GemmProblem& problem) {
+  if (auto reason = unsupported_reason(problem)) throw gemm::GemmError(*reason);
+  ProblemTraits t;
+  t.in_type = problem.precision == gemm::Precision::F16 ? 0 : 1;
+  t.out_type = problem.out == gemm::Storage::F32 ? 2 : (problem.out == gemm::Storage::BF16 ? 1 : 0);
+  t.a_k_contiguous = !problem.a_transposed;
+  t.b_k_contiguous = problem.b_transposed;
+  t.reads_c = problem.reads_c();
+  t.bias = problem.bias;
+  t.activation = problem.activation == gemm::Activation::Relu ? 1 : (problem.activation == gemm::Activation::Gelu ? 2 : 0);
+  t.m = problem.m;
+  t.n = problem.n;
+  t.k = problem.k;
+  t.batch = problem.batch;
+  const std::int64_t element = static_cast<std::int64_t>(gemm::storage_size(problem.a_storage()));
+  const std::int64_t lda = problem.a_transposed ? problem.m : problem.k;
+  const std::int64_t ldb = problem.b_transposed ? problem.k : problem.n;
+  int alignment = std::min(alignment_of(lda * element), alignment_of(ldb * element));
+  if (problem.batch > 1) {
+    alignment = std::min(alignment, alignment_of(problem.m * problem.k * element));
+    alignment = std::min(alignment, alignment_of(problem.k * problem.n * element));
+  }
+  t.ab_alignment_bytes = alignment;
+  return t;
+}
+
+std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device) {
+  if (auto reason = path_unavailable_reason(knobs.path, device)) return reason;
+  if (knobs.split_k < 1) return "split_k must be at least 1";
+  if (knobs.swizzle_group < 1) return "the rasterisation group must be at least 1";
+  if (knobs.tile_k < 1) return "the reduction tile must be positive";
+  const std::int64_t k_tiles = ceil_div(traits.k, knobs.tile_k);
+  if (knobs.split_k > k_tiles)
+    return "split_k " + std::to_string(knobs.split_k) + " exceeds the " + std::to_string(k_tiles) + " K tiles of " +
+           std::to_string(knobs.tile_k);
+  const std::int64_t per_split = ceil_div(k_tiles, knobs.split_k);
+  if ((knobs.split_k - 1) * per_split >= k_tiles)
+    return "split_k " + std::to_string(knobs.split_k) + " leaves a K slice empty (" + std::to_string(k_tiles) +
+           " K tiles, " + std::to_string(per_split) + " per slice)";
+  const std::int64_t tiles = ceil_div(traits.m, knobs.tile_m) * ceil_div(traits.n, knobs.tile_n);
+  if (tiles > 0x7fffffff / std::max(1, knobs.split_k)) return "too many tiles for the grid";
+  std::optional<std::string> own = knobs.path == KernelPath::Wgmma ? sm90_rejects(knobs, traits) : sm80_rejects(knobs, traits);
+  if (own) return own;
+  const Launch launch = plan_launch(knobs, traits, device);
+  if (launch.shape.dynamic_shared_bytes > device.max_shared_per_block)
+    return "needs " + std::to_string(launch.shape.dynamic_shared_bytes) + " bytes of shared memory; the device allows " +
+           std::to_string(device.max_shared_per_block);
+  return std::nullopt;
+}
+
+std::string path_name(KernelPath path) { return path == KernelPath::Wgmma ? "wgmma" : "mma_sync"; }
+
+std::optional<KernelPath> parse_path(const std::string& name) {
+  if (name == "wgmma") return KernelPath::Wgmma;
+  if (name == "mma_sync") return KernelPath::MmaSync;
+  return std::nullopt;
+}
+
+std::string intrinsic_name(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
+  if (knobs.path == KernelPath::Wgmma)
+    return "WGMMA_F32_64x" + std::to_string(knobs.tile_n / std::max(1, knobs.subgroup_n)) + "x16_" +
+           type_suffix(traits.in_type);
+  return std::string("MMA_F32_16x8x16_") + type_suffix(traits.in_type);
+}
+
+std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
+  std::ostringstream out;
+  out << "// ktune generated GEMM kernel: " << path_name(knobs.path) << " " << intrinsic_name(knobs, traits) << "\n"
+      << "#define KT_IN_TYPE " << traits.in_type << "\n"
+      << "#define KT_OUT_TYPE " << traits.out_type << "\n"
+      << "#define KT_A_K_CONTIGUOUS " << (traits.a_k_contiguous ? 1 : 0) << "\n"
+      << "#define KT_B_K_CONTIGUOUS " << (traits.b_k_contiguous ? 1 : 0) << "\n"
+      << "#define KT_READS_C " << (traits.reads_c ? 1 : 0) << "\n"
+      << "#define KT_HAS_BIAS " << (traits.bias ? 1 : 0) << "\n"
+      << "#define KT_ACTIVATION " << traits.activation << "\n"
+      << "#define KT_SPLIT_K " << (knobs.split_k > 1 ? 1 : 0) << "\n";
+  out << (knobs.path == KernelPath::Wgmma ? sm90_defines(knobs) : sm80_defines(knobs, traits));
+  out << "\n" << gemm_params_source() << "\n" << gemm_common_source() << "\n";
+  out << (knobs.path == KernelPath::Wgmma ? gemm_sm90_source() : gemm_sm80_source()) << "\n";
+  return out.str();
+}
+
+std::string kernel_symbol(KernelPath path) { return path == KernelPath::Wgmma ? "ktune_gemm_sm90" : "ktune_gemm_sm80"; }
+
+std::string compile_arch(KernelPath path, const DeviceTraits& device) {
+  if (path == KernelPath::Wgmma) return "sm_90a";
+  return "sm_" + std::to_string(device.compute_capability);
+}
+
+Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device) {
+  Launch launch;
+  unsigned grid[3] = {1, 1, 1};
+  if (knobs.path == KernelPath::Wgmma) {
+    launch.shape = sm90_launch_shape(knobs);
+    sm90_grid(knobs, traits, device.sm_count, grid);
+  } else {
+    launch.shape = sm80_launch_shape(knobs, traits);
+    sm80_grid(knobs, traits, grid);
+  }
+  launch.grid = {grid[0], grid[1], grid[2]};
+  launch.needs_split_k_buffers = knobs.split_k > 1;
+  launch.counter_count = traits.batch * ceil_div(traits.m, knobs.tile_m) * ceil_div(traits.n, knobs.tile_n);
+  return launch;
+}
+
+KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& traits, const gemm::GemmProblem& problem,
+                            const DeviceOperands& operands, const Launch& launch, const DeviceTraits& device) {
+  KtuneGemmParams p;
+  std::memset(&p, 0, sizeof p);
+  p.a = operands.a;
+  p.b = operands.b;
+  p.c = traits.reads_c ? operands.c : nullptr;
+  p.d = operands.d;
+  p.bias = traits.bias ? operands.bias : nullptr;
+  p.workspace = knobs.split_k > 1 ? operands.workspace : nullptr;
+  p.counters = knobs.split_k > 1 ? operands.counters : nullptr;
+  p.m = problem.m;
+  p.n = problem.n;
+  p.k = problem.k;
+  p.lda = problem.a_transposed ? problem.m : problem.k;
+  p.ldb = problem.b_transposed ? problem.k : problem.n;
+  p.ldc = problem.n;
+  p.ldd = problem.n;
+  p.batch_stride_a = problem.m * problem.k;
+  p.batch_stride_b = problem.k * problem.n;
+  p.batch_stride_c = traits.reads_c ? problem.m * problem.n : 0;
+  p.batch_stride_d = problem.m * problem.n;
+  const std::int64_t k_tiles = ceil_div(problem.k, knobs.tile_k);
+  p.k_per_split = ceil_div(k_tiles, knobs.split_k) * knobs.tile_k;
+  p.batch = static_cast<int>(problem.batch);
+  p.split_k = knobs.split_k;
+  p.tiles_m = static_cast<int>(ceil_div(problem.m, knobs.tile_m));
+  p.tiles_n = static_cast<int>(ceil_div(problem.n, knobs.tile_n));
+  p.swizzle_group = knobs.swizzle_group;
+  p.grid_tiles = static_cast<int>(launch.grid[0]);
+  p.alpha = problem.alpha_f32();
+  p.beta = problem.beta_f32();
+  if (knobs.path == KernelPath::Wgmma) sm90_set_launch_params(p, knobs, traits, device.sm_count);
+  return p;
+}
+
+}  // namespace ktune::generated

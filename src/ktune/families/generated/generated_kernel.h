@@ -1,0 +1,74 @@
+#pragma once
+// One generated GEMM kernel: from a GemmProblem and a knob setting to CUDA C++ source, the
+// NVRTC target, the launch geometry and the filled parameter block. Pure host code: everything
+// here runs (and is tested) without a GPU; generated_runner.h loads and launches.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/families/generated/generated_knobs.h"
+#include "ktune/families/generated/kernels/gemm_params.h"
+
+namespace ktune::generated {
+
+// The device facts the family needs (from CudaDeviceProperties, or given offline).
+struct DeviceTraits {
+  int compute_capability = 90;  // major * 10 + minor
+  int sm_count = 132;
+  int max_shared_per_block = 227 * 1024;  // opt-in limit
+  std::string name;
+};
+
+// "gen-" + the first 12 hex digits of the SHA-256 of the kernel sources: results measured with
+// other sources belong to another kernel in the database.
+std::string generator_version();
+
+// Why ktune's generated kernels cannot compute `problem` at all (dtype, output), or nullopt.
+std::optional<std::string> unsupported_reason(const gemm::GemmProblem& problem);
+// Why `path` cannot run on the device (wgmma needs exactly sm_90; mma.sync needs sm_80+), or nullopt.
+std::optional<std::string> path_unavailable_reason(KernelPath path, const DeviceTraits& device);
+
+// Throws gemm::GemmError when unsupported_reason says so.
+ProblemTraits problem_traits(const gemm::GemmProblem& problem);
+
+// Why `knobs` cannot run `traits` (the path's own rules plus split-K sanity), or nullopt.
+std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device);
+
+std::string path_name(KernelPath path);  // "mma_sync", "wgmma"
+std::optional<KernelPath> parse_path(const std::string& name);
+// IREE-style intrinsic name: "MMA_F32_16x8x16_BF16", "WGMMA_F32_64x256x16_F16".
+std::string intrinsic_name(const GeneratedKnobs& knobs, const ProblemTraits& traits);
+
+// The complete translation unit NVRTC compiles: KT_* defines for the problem and the knobs,
+// then gemm_params.h, gemm_common.cuh and the path's kernel file.
+std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& traits);
+std::string kernel_symbol(KernelPath path);  // the extern "C" kernel name
+// The NVRTC target: "sm_90a" for wgmma, "sm_<cc>" for mma.sync.
+std::string compile_arch(KernelPath path, const DeviceTraits& device);
+
+struct Launch {
+  std::array<unsigned, 3> grid{1, 1, 1};
+  LaunchShape shape;
+  bool needs_split_k_buffers = false;  // workspace (batch*M*N floats) + counters
+  std::int64_t counter_count = 0;      // batch * tiles_m * tiles_n
+};
+Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device);
+
+// The kernel parameter block for device buffers (null c/bias when the problem has none).
+// tma_a/tma_b stay zero: the runner encodes them through the driver for the wgmma path.
+struct DeviceOperands {
+  const void* a = nullptr;
+  const void* b = nullptr;
+  const void* c = nullptr;
+  void* d = nullptr;
+  const void* bias = nullptr;
+  float* workspace = nullptr;
+  unsigned* counters = nullptr;
+};
+KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& traits, const gemm::GemmProblem& problem,
+                            const DeviceOperands& operands, const Launch& launch, const DeviceTraits& device);
+
+}  // namespace ktune::generated

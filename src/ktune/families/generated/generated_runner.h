@@ -1,0 +1,75 @@
+#pragma once
+// Compiles generated GEMM kernels with NVRTC through the on-disk compile cache (many at once, on
+// all cores), loads them into a worker's CUDA context and launches them on a problem's buffers.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/device/compile_cache.h"
+#include "ktune/device/cuda/cuda_context.h"
+#include "ktune/device/cuda/nvrtc.h"
+#include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/families/generated/generated_kernel.h"
+
+namespace ktune::generated {
+
+DeviceTraits device_traits(const ktune::cuda::CudaDeviceProperties& properties);
+
+struct CompiledKernel {
+  bool ok = false;
+  std::string error;   // compile diagnostics when !ok
+  std::string cubin;
+  nlohmann::json resources = nlohmann::json::object();  // registers, spills, shared, ptxas warnings
+  double seconds = 0;  // 0 for a cache hit
+  bool cached = false;
+};
+
+// The cache key covers the source, the target and the NVRTC version.
+std::string compile_key(const std::string& source, const std::string& arch, const ktune::cuda::NvrtcCompiler& nvrtc);
+
+// Compiles (or reads from `cache`) one kernel; `symbol` is the kernel whose ptxas report is
+// kept. Thread-safe.
+CompiledKernel compile_kernel(const std::string& source, const std::string& arch, const std::string& symbol,
+                              const ktune::cuda::NvrtcCompiler& nvrtc, const device::CompileCache& cache);
+
+struct CompileJob {
+  std::string source;
+  std::string arch;
+  std::string symbol;
+};
+// All of `jobs` on up to `threads` threads (0: every core); results in job order.
+std::vector<CompiledKernel> compile_kernels(const std::vector<CompileJob>& jobs, const ktune::cuda::NvrtcCompiler& nvrtc,
+                                            const device::CompileCache& cache, unsigned threads = 0);
+
+// A loaded kernel bound to one problem's buffers.
+class LoadedGemmKernel {
+ public:
+  // Loads `cubin` into `context` (which must be current), raises the dynamic shared memory
+  // limit and encodes the TMA descriptors. Throws device::DeviceError (or ContextPoisoned).
+  LoadedGemmKernel(device::cuda::CudaDeviceContext& context, const std::string& cubin, const GeneratedKnobs& knobs,
+                   const ProblemTraits& traits, const gemm::GemmProblem& problem, const DeviceTraits& device,
+                   const DeviceOperands& operands);
+  ~LoadedGemmKernel();
+  LoadedGemmKernel(const LoadedGemmKernel&) = delete;
+  LoadedGemmKernel& operator=(const LoadedGemmKernel&) = delete;
+
+  void enqueue(ktune::cuda::CUstream stream);
+  const Launch& launch() const { return launch_; }
+  // Registers, local memory and the driver's occupancy for this launch shape.
+  nlohmann::json attributes() const;
+
+ private:
+  device::cuda::CudaDeviceContext& context_;
+  ktune::cuda::CUmodule module_ = nullptr;
+  ktune::cuda::CUfunction function_ = nullptr;
+  Launch launch_;
+  KtuneGemmParams params_;
+};
+
+}  // namespace ktune::generated

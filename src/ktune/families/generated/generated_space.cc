@@ -1,0 +1,293 @@
+#include "ktune/families/generated/generated_space.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+namespace ktune::generated {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+const Value& config_value(const Config& config, const char* key) {
+  auto it = config.find(key);
+  if (it == config.end()) throw std::invalid_argument(std::string("generated gemm config is missing '") + key + "'");
+  return it->second;
+}
+std::int64_t config_int(const Config& config, const char* key, std::int64_t lo, std::int64_t hi) {
+  const Value& v = config_value(config, key);
+  if (!v.is_int()) throw std::invalid_argument(std::string("generated gemm config '") + key + "' must be an integer");
+  if (v.as_int() < lo || v.as_int() > hi)
+    throw std::invalid_argument(std::string("generated gemm config '") + key + "' is out of range [" + std::to_string(lo) +
+                                ", " + std::to_string(hi) + "]");
+  return v.as_int();
+}
+std::string config_string(const Config& config, const char* key) {
+  const Value& v = config_value(config, key);
+  if (!v.is_string()) throw std::invalid_argument(std::string("generated gemm config '") + key + "' must be a string");
+  return v.as_string();
+}
+
+// Fraction of the tensor cores' peak a tile sustains in steady state. Wider tiles reuse each
+// shared-memory operand over more MMAs; wgmma's 64xN instructions read B once per N columns.
+// These factors are the model's only tuned numbers (from published Hopper GEMM studies and our
+// own runs): they rank, the measurement decides.
+double tile_efficiency(const GeneratedKnobs& k) {
+  const double m = k.tile_m, n = k.tile_n;
+  const double intensity = m * n / (m + n);  // per unit K: MACs per element loaded
+  if (k.path == KernelPath::Wgmma) {
+    const double per_group_n = n / std::max(1, k.subgroup_n);
+    double e = 0.88 * std::min(1.0, intensity / 85.0);
+    if (per_group_n < 128) e *= 0.85;
+    if (k.stages < 3) e *= 0.8;
+    if (k.persistent) e *= 1.03;
+    return std::min(e, 0.92);
+  }
+  // mma.sync on Hopper issues at about 60% of wgmma's rate at best.
+  const int warps = k.subgroup_m * k.subgroup_n;
+  const double warp_m = m / k.subgroup_m, warp_n = n / k.subgroup_n;
+  double e = 0.62 * std::min(1.0, intensity / 64.0) * std::min(1.0, warp_m * warp_n / 2048.0 + 0.5);
+  if (warps < 4) e *= 0.8;
+  if (k.stages < 3) e *= 0.85;
+  return std::max(e, 0.02);
+}
+
+// Device rates. Dense f16/bf16 tensor throughput per SM per second, HBM and L2 bandwidth:
+// Hopper SXM figures scaled by SM count for other parts (the model only ranks).
+struct Rates {
+  double tensor_per_sm = 989e12 / 132;
+  double hbm = 3.35e12;
+  double l2 = 10e12;
+  double launch = 3e-6;
+};
+Rates rates_for(const DeviceTraits& device) {
+  Rates r;
+  if (device.name.find("H200") != std::string::npos) r.hbm = 4.8e12;
+  if (device.compute_capability < 90) {
+    r.tensor_per_sm = 312e12 / 108;
+    r.hbm = 2.0e12;
+    r.l2 = 5e12;
+  }
+  return r;
+}
+
+int occupancy(const GeneratedKnobs& k, const LaunchShape& shape, const DeviceTraits& device) {
+  const int per_sm_shared = device.max_shared_per_block + 1024;
+  int by_shared = shape.dynamic_shared_bytes > 0 ? per_sm_shared / (shape.dynamic_shared_bytes + 1024) : 8;
+  int by_threads = shape.threads > 0 ? 2048 / shape.threads : 1;
+  int o = std::max(1, std::min({by_shared, by_threads, 4}));
+  if (k.min_blocks_per_sm > 0) o = std::min(o, std::max(k.min_blocks_per_sm, 1));
+  return o;
+}
+
+std::string tile_key(const GeneratedKnobs& k) {
+  return path_name(k.path) + ":" + std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n);
+}
+
+}  // namespace
+
+Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
+  return {{"family", Value::string("generated")},
+          {"path", Value::string(path_name(k.path))},
+          {"workgroup", Value::string(std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n))},
+          {"reduction", Value::integer(k.tile_k)},
+          {"subgroup_m_count", Value::integer(k.subgroup_m)},
+          {"subgroup_n_count", Value::integer(k.subgroup_n)},
+          {"mma_kind", Value::string(intrinsic_name(k, traits))},
+          {"pipeline_stages", Value::integer(k.stages)},
+          {"split_k", Value::integer(k.split_k)},
+          {"reorder_workgroups", Value::integer(k.swizzle_group)},
+          {"persistent", Value::boolean(k.persistent)},
+          {"min_blocks_per_sm", Value::integer(k.min_blocks_per_sm)}};
+}
+
+GeneratedKnobs knobs_from_config(const Config& config) {
+  if (config_string(config, "family") != "generated")
+    throw std::invalid_argument("not a generated gemm config (family != generated)");
+  GeneratedKnobs k;
+  const std::string path = config_string(config, "path");
+  const auto parsed = parse_path(path);
+  if (!parsed) throw std::invalid_argument("generated gemm config 'path' must be wgmma or mma_sync, not '" + path + "'");
+  k.path = *parsed;
+  const std::string workgroup = config_string(config, "workgroup");
+  int tm = 0, tn = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(workgroup.c_str(), "%d%c%d%c", &tm, &x, &tn, &extra) != 3 || x != 'x' || tm < 1 || tn < 1 ||
+      tm > 1024 || tn > 1024)
+    throw std::invalid_argument("generated gemm config 'workgroup' must look like 128x256, not '" + workgroup + "'");
+  k.tile_m = tm;
+  k.tile_n = tn;
+  k.tile_k = static_cast<int>(config_int(config, "reduction", 1, 1024));
+  k.subgroup_m = static_cast<int>(config_int(config, "subgroup_m_count", 1, 32));
+  k.subgroup_n = static_cast<int>(config_int(config, "subgroup_n_count", 1, 32));
+  k.stages = static_cast<int>(config_int(config, "pipeline_stages", 1, 16));
+  k.split_k = static_cast<int>(config_int(config, "split_k", 1, 4096));
+  k.swizzle_group = static_cast<int>(config_int(config, "reorder_workgroups", 1, 1 << 16));
+  const Value& persistent = config_value(config, "persistent");
+  if (!persistent.is_bool()) throw std::invalid_argument("generated gemm config 'persistent' must be true or false");
+  k.persistent = persistent.as_bool();
+  k.min_blocks_per_sm = static_cast<int>(config_int(config, "min_blocks_per_sm", 0, 32));
+  return k;
+}
+
+nlohmann::json ModelEstimate::to_json() const {
+  return {{"seconds", seconds},
+          {"compute_seconds", compute_seconds},
+          {"memory_seconds", memory_seconds},
+          {"l2_seconds", l2_seconds},
+          {"reduction_seconds", reduction_seconds},
+          {"waves", waves},
+          {"tile_utilisation", tile_utilisation}};
+}
+
+ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const DeviceTraits& device) {
+  const Rates r = rates_for(device);
+  const Launch launch = plan_launch(k, t, device);
+  const std::int64_t tiles_m = ceil_div(t.m, k.tile_m), tiles_n = ceil_div(t.n, k.tile_n);
+  const std::int64_t k_tiles = ceil_div(t.k, k.tile_k);
+  const std::int64_t k_slice = ceil_div(k_tiles, k.split_k) * k.tile_k;
+  const std::int64_t work = tiles_m * tiles_n * k.split_k * t.batch;
+  const int occ = occupancy(k, launch.shape, device);
+  const double concurrent = static_cast<double>(device.sm_count) * occ;
+
+  ModelEstimate e;
+  e.tile_utilisation = static_cast<double>(t.m * t.n) / static_cast<double>(tiles_m * k.tile_m * tiles_n * k.tile_n);
+  e.waves = static_cast<double>(work) / concurrent;
+  const double wave_count = std::ceil(e.waves);
+  // One wave: each SM runs `occ` CTAs side by side, sharing its tensor cores.
+  const double cta_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k_slice);
+  const double eff = tile_efficiency(k);
+  // A partly filled SM (fewer CTAs than occupancy in the last wave) still needs the time of
+  // its CTAs; fewer CTAs than SMs leaves SMs idle, which wave_count already charges.
+  const double per_wave = cta_flops * std::min<double>(occ, static_cast<double>(work) / device.sm_count + 1e-9) /
+                          (r.tensor_per_sm * eff);
+  e.compute_seconds = wave_count * std::max(per_wave, cta_flops / (r.tensor_per_sm * eff));
+  const double in_bytes = 2.0;
+  const double out_bytes = t.out_type == 2 ? 4.0 : 2.0;
+  const double unique = (static_cast<double>(t.m) * t.k + static_cast<double>(t.k) * t.n) * in_bytes * t.batch +
+                        static_cast<double>(t.m) * t.n * t.batch * out_bytes * (t.reads_c ? 2 : 1);
+  e.memory_seconds = unique / r.hbm;
+  const double panel_traffic = (static_cast<double>(t.m) * t.k * tiles_n + static_cast<double>(t.k) * t.n * tiles_m) *
+                               in_bytes * t.batch;
+  e.l2_seconds = panel_traffic / r.l2;
+  if (k.split_k > 1) {
+    // Every slice adds fp32 partials (read-modify-write in L2), the last reads them back.
+    const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
+    e.reduction_seconds = partial * (2.0 * k.split_k + 2.0) / r.l2 + 2e-6;
+  }
+  // Mostly-idle GPUs hide less latency: a kernel with few CTAs per SM runs its K loop
+  // latency-bound, about 1.5 us per K tile of pipeline fill and drain, unless stages cover it.
+  const double latency = static_cast<double>(ceil_div(k_slice, k.tile_k)) * 0.12e-6 + 2e-6;
+  e.seconds = std::max({e.compute_seconds, e.memory_seconds, e.l2_seconds, latency}) + e.reduction_seconds + r.launch;
+  return e;
+}
+
+nlohmann::json SpaceSummary::to_json() const {
+  return {{"considered", considered}, {"valid", valid}, {"rejection_examples", rejection_examples}};
+}
+
+std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
+                                    SpaceSummary* summary) {
+  SpaceSummary local;
+  std::vector<RankedKnobs> ranked;
+  std::map<std::string, int> reason_counts;
+  const std::int64_t k_tiles_32 = ceil_div(traits.k, 32);
+  std::vector<int> splits{1};
+  for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})
+    if (s <= k_tiles_32) splits.push_back(s);
+  auto consider = [&](const GeneratedKnobs& k) {
+    ++local.considered;
+    if (auto reason = rejects(k, traits, device)) {
+      // Keep a few distinct reasons (by their first words) as a record of what the rules cut.
+      const std::string head = reason->substr(0, std::min<std::size_t>(reason->size(), 40));
+      if (reason_counts[head]++ == 0 && local.rejection_examples.size() < 8) local.rejection_examples.push_back(*reason);
+      return;
+    }
+    ++local.valid;
+    ranked.push_back({k, estimate(k, traits, device)});
+  };
+  if (options.wgmma && !path_unavailable_reason(KernelPath::Wgmma, device)) {
+    for (int tm : {64, 128, 256})
+      for (int tn : {64, 128, 192, 256})
+        for (int sm : {1, 2})
+          for (int sn : {1, 2})
+            for (int stages : {3, 4, 5})
+              for (bool persistent : {false, true})
+                for (int split : splits) {
+                  GeneratedKnobs k;
+                  k.path = KernelPath::Wgmma;
+                  k.tile_m = tm;
+                  k.tile_n = tn;
+                  k.tile_k = 64;
+                  k.subgroup_m = sm;
+                  k.subgroup_n = sn;
+                  k.stages = stages;
+                  k.persistent = persistent;
+                  k.split_k = split;
+                  k.swizzle_group = 8;
+                  k.min_blocks_per_sm = 1;
+                  consider(k);
+                }
+  }
+  if (options.mma_sync && !path_unavailable_reason(KernelPath::MmaSync, device)) {
+    const std::pair<int, int> warp_grids[] = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {2, 4}, {4, 2}};
+    for (int tm : {16, 32, 64, 128, 256})
+      for (int tn : {32, 64, 128, 256})
+        for (int tk : {32, 64})
+          for (auto [sm, sn] : warp_grids)
+            for (int stages : {3, 4})
+              for (int split : splits) {
+                GeneratedKnobs k;
+                k.path = KernelPath::MmaSync;
+                k.tile_m = tm;
+                k.tile_n = tn;
+                k.tile_k = tk;
+                k.subgroup_m = sm;
+                k.subgroup_n = sn;
+                k.stages = stages;
+                k.split_k = split;
+                k.swizzle_group = 8;
+                k.min_blocks_per_sm = 1;
+                consider(k);
+              }
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const RankedKnobs& a, const RankedKnobs& b) { return a.estimate.seconds < b.estimate.seconds; });
+  if (summary) *summary = local;
+  return ranked;
+}
+
+std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const DeviceTraits& device,
+                                           const SpaceOptions& options, SpaceSummary* summary) {
+  const std::vector<RankedKnobs> ranked = rank_space(traits, device, options, summary);
+  std::vector<RankedKnobs> chosen;
+  if (options.max_candidates == 0) return chosen;
+  const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 3);
+  std::map<std::string, std::size_t> per_tile;
+  std::map<KernelPath, bool> path_seen;
+  // The best of each path first: the model must not shut a path out on its own.
+  for (const RankedKnobs& r : ranked)
+    if (!path_seen[r.knobs.path]) {
+      path_seen[r.knobs.path] = true;
+      chosen.push_back(r);
+      ++per_tile[tile_key(r.knobs)];
+    }
+  for (const RankedKnobs& r : ranked) {
+    if (chosen.size() >= options.max_candidates) break;
+    if (std::find_if(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == r.knobs; }) != chosen.end())
+      continue;
+    std::size_t& count = per_tile[tile_key(r.knobs)];
+    if (count >= per_tile_cap) continue;
+    ++count;
+    chosen.push_back(r);
+  }
+  if (chosen.size() > options.max_candidates) chosen.resize(options.max_candidates);
+  std::stable_sort(chosen.begin(), chosen.end(),
+                   [](const RankedKnobs& a, const RankedKnobs& b) { return a.estimate.seconds < b.estimate.seconds; });
+  return chosen;
+}
+
+}  // namespace ktune::generated

@@ -1,0 +1,64 @@
+#pragma once
+// The search space of ktune's generated GEMM kernels for one problem on one device: every knob
+// combination the constraints allow, ranked by an analytical cost model (tile quantisation,
+// wave quantisation, tensor-core efficiency of the tile, HBM and L2 traffic, split-K
+// reduction traffic), of which the best few become candidates. The model decides what to
+// compile and measure; the measurement decides the winner.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/core/config.h"
+#include "ktune/families/generated/generated_kernel.h"
+
+namespace ktune::generated {
+
+// The Config stored in the tuning database (IREE lowering_config names): family "generated",
+// path ("wgmma" | "mma_sync"), workgroup ("128x256"), reduction (64), subgroup_m_count,
+// subgroup_n_count, mma_kind ("WGMMA_F32_64x256x16_BF16"), pipeline_stages, split_k,
+// reorder_workgroups (rasterisation group), persistent, min_blocks_per_sm.
+Config to_config(const GeneratedKnobs& knobs, const ProblemTraits& traits);
+// Inverse of to_config (mma_kind is informational); throws std::invalid_argument naming the
+// missing or malformed key.
+GeneratedKnobs knobs_from_config(const Config& config);
+
+struct ModelEstimate {
+  double seconds = 0;
+  double compute_seconds = 0, memory_seconds = 0, l2_seconds = 0, reduction_seconds = 0;
+  double waves = 0;
+  double tile_utilisation = 0;  // real output / padded output
+  nlohmann::json to_json() const;
+};
+ModelEstimate estimate(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device);
+
+struct RankedKnobs {
+  GeneratedKnobs knobs;
+  ModelEstimate estimate;
+};
+
+struct SpaceOptions {
+  std::size_t max_candidates = 16;
+  bool mma_sync = true;  // include the mma.sync path
+  bool wgmma = true;     // include the wgmma path (when the device runs sm_90a)
+};
+
+struct SpaceSummary {
+  std::size_t considered = 0;  // knob combinations generated
+  std::size_t valid = 0;       // passed the constraints
+  std::vector<std::string> rejection_examples;  // a few reasons, for the record
+  nlohmann::json to_json() const;
+};
+
+// Every valid combination, best model estimate first.
+std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
+                                    SpaceSummary* summary = nullptr);
+
+// The candidates to measure: the best estimates, with at most a third from one (path, tile)
+// pair so that a model error cannot hide a whole region, and the best of each path kept.
+std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const DeviceTraits& device,
+                                           const SpaceOptions& options, SpaceSummary* summary = nullptr);
+
+}  // namespace ktune::generated

@@ -1,0 +1,212 @@
+// The generated family's host side without a GPU: knobs <-> config, problem traits, the
+// constraints, the cost model's choices, and that what the emitter writes compiles with NVRTC
+// for sm_80 and sm_90a without spills.
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "ktune/device/cuda/nvrtc.h"
+#include "ktune/families/generated/generated_kernel.h"
+#include "ktune/families/generated/generated_space.h"
+
+namespace ktune::generated {
+namespace {
+
+gemm::GemmProblem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, gemm::Precision p = gemm::Precision::BF16,
+                               const char* layout = "nn") {
+  gemm::GemmProblem problem;
+  problem.m = m;
+  problem.n = n;
+  problem.k = k;
+  problem.precision = p;
+  problem.out = gemm::default_output(p);
+  gemm::set_layout(problem, layout);
+  return problem;
+}
+
+DeviceTraits h100() {
+  DeviceTraits d;
+  d.compute_capability = 90;
+  d.sm_count = 132;
+  d.max_shared_per_block = 232448;
+  d.name = "NVIDIA H100 80GB HBM3";
+  return d;
+}
+
+TEST(GeneratedConfig, RoundTripsThroughTheDatabaseConfig) {
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = 128;
+  k.tile_n = 256;
+  k.tile_k = 64;
+  k.subgroup_m = 2;
+  k.subgroup_n = 1;
+  k.stages = 4;
+  k.split_k = 3;
+  k.swizzle_group = 16;
+  k.persistent = true;
+  k.min_blocks_per_sm = 1;
+  const ProblemTraits traits = problem_traits(make_problem(4096, 4096, 4096));
+  const Config config = to_config(k, traits);
+  EXPECT_EQ(config.at("family").as_string(), "generated");
+  EXPECT_EQ(config.at("workgroup").as_string(), "128x256");
+  EXPECT_EQ(config.at("mma_kind").as_string(), "WGMMA_F32_64x256x16_BF16");
+  EXPECT_EQ(knobs_from_config(config), k);
+
+  Config bad = config;
+  bad["workgroup"] = Value::string("128by256");
+  EXPECT_THROW(knobs_from_config(bad), std::invalid_argument);
+  bad = config;
+  bad.erase("pipeline_stages");
+  try {
+    knobs_from_config(bad);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("pipeline_stages"), std::string::npos);
+  }
+  bad = config;
+  bad["path"] = Value::string("hmma");
+  EXPECT_THROW(knobs_from_config(bad), std::invalid_argument);
+  bad = config;
+  bad["family"] = Value::string("cublaslt");
+  EXPECT_THROW(knobs_from_config(bad), std::invalid_argument);
+}
+
+TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
+  ProblemTraits t = problem_traits(make_problem(4096, 4096, 4096));
+  EXPECT_TRUE(t.a_k_contiguous);
+  EXPECT_FALSE(t.b_k_contiguous);
+  EXPECT_EQ(t.ab_alignment_bytes, 16);
+  t = problem_traits(make_problem(100, 100, 4097, gemm::Precision::F16, "tt"));
+  EXPECT_FALSE(t.a_k_contiguous);
+  EXPECT_TRUE(t.b_k_contiguous);
+  EXPECT_EQ(t.in_type, 0);
+  EXPECT_EQ(t.ab_alignment_bytes, 2);  // B stored N x K with K = 4097 halves per row
+  t = problem_traits(make_problem(1000, 3000, 2000, gemm::Precision::F16));
+  EXPECT_EQ(t.ab_alignment_bytes, 16);
+  t = problem_traits(make_problem(1000, 3004, 2000, gemm::Precision::F16));
+  EXPECT_EQ(t.ab_alignment_bytes, 8);
+
+  EXPECT_TRUE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::F32)).has_value());
+  EXPECT_TRUE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::TF32)).has_value());
+  EXPECT_THROW(problem_traits(make_problem(64, 64, 64, gemm::Precision::F8E4M3, "nt")), gemm::GemmError);
+}
+
+TEST(GeneratedConstraints, RejectWhatCannotRun) {
+  const ProblemTraits traits = problem_traits(make_problem(512, 512, 256));
+  GeneratedKnobs k;
+  k.path = KernelPath::MmaSync;
+  k.tile_m = 128;
+  k.tile_n = 128;
+  k.tile_k = 32;
+  k.subgroup_m = 2;
+  k.subgroup_n = 2;
+  k.stages = 3;
+  EXPECT_FALSE(rejects(k, traits, h100()).has_value()) << *rejects(k, traits, h100());
+  k.split_k = 9;  // 8 K tiles
+  EXPECT_TRUE(rejects(k, traits, h100()).has_value());
+  k.split_k = 6;  // 8 tiles in slices of 2: the sixth slice would be empty
+  ASSERT_TRUE(rejects(k, traits, h100()).has_value());
+  EXPECT_NE(rejects(k, traits, h100())->find("empty"), std::string::npos);
+  k.split_k = 4;
+  EXPECT_FALSE(rejects(k, traits, h100()).has_value());
+  DeviceTraits ampere = h100();
+  ampere.compute_capability = 80;
+  GeneratedKnobs w = k;
+  w.path = KernelPath::Wgmma;
+  w.tile_k = 64;
+  w.split_k = 1;
+  ASSERT_TRUE(rejects(w, traits, ampere).has_value());
+  EXPECT_NE(rejects(w, traits, ampere)->find("sm_90a"), std::string::npos);
+  DeviceTraits small = h100();
+  small.max_shared_per_block = 48 * 1024;
+  GeneratedKnobs big = k;
+  big.tile_m = 256;
+  big.tile_n = 256;
+  big.tile_k = 64;
+  big.subgroup_m = 4;
+  big.subgroup_n = 2;
+  big.stages = 4;
+  EXPECT_TRUE(rejects(big, traits, small).has_value());
+}
+
+TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
+  const DeviceTraits device = h100();
+  SpaceSummary summary;
+  std::vector<RankedKnobs> chosen = select_candidates(problem_traits(make_problem(4096, 4096, 4096)), device, {}, &summary);
+  ASSERT_FALSE(chosen.empty());
+  EXPECT_LE(chosen.size(), 16u);
+  EXPECT_GT(summary.valid, chosen.size());
+  EXPECT_LT(summary.valid, summary.considered);
+  std::set<KernelPath> paths;
+  for (const RankedKnobs& r : chosen) paths.insert(r.knobs.path);
+  EXPECT_EQ(paths.size(), 2u);  // the best of each path is always kept
+  EXPECT_EQ(chosen.front().knobs.path, KernelPath::Wgmma);
+  EXPECT_EQ(chosen.front().knobs.split_k, 1);
+  EXPECT_GE(chosen.front().knobs.tile_m * chosen.front().knobs.tile_n, 128 * 128);
+  for (std::size_t i = 1; i < chosen.size(); ++i) EXPECT_LE(chosen[i - 1].estimate.seconds, chosen[i].estimate.seconds);
+
+  // 64 x 64 x 65536: one output tile; only split-K fills the GPU.
+  chosen = select_candidates(problem_traits(make_problem(64, 64, 65536)), device, {});
+  ASSERT_FALSE(chosen.empty());
+  EXPECT_GE(chosen.front().knobs.split_k, 16);
+
+  // Decode-like M = 16: a tile of 16 or 32 rows wastes less than wgmma's 64.
+  chosen = select_candidates(problem_traits(make_problem(16, 4096, 4096)), device, {});
+  ASSERT_FALSE(chosen.empty());
+  bool small_m = false;
+  for (const RankedKnobs& r : chosen) small_m |= r.knobs.tile_m <= 32;
+  EXPECT_TRUE(small_m);
+
+  // Unaligned rows (K odd): TMA cannot address them, so only mma.sync remains.
+  chosen = select_candidates(problem_traits(make_problem(511, 513, 129, gemm::Precision::F16)), device, {});
+  ASSERT_FALSE(chosen.empty());
+  for (const RankedKnobs& r : chosen) EXPECT_EQ(r.knobs.path, KernelPath::MmaSync);
+}
+
+TEST(GeneratedEmitter, CandidatesCompileWithNvrtcWithoutSpills) {
+  auto nvrtc = ktune::cuda::NvrtcCompiler::load();
+  if (!nvrtc) GTEST_SKIP() << "NVRTC not available: " << nvrtc.error;
+  const DeviceTraits device = h100();
+  struct Case {
+    gemm::GemmProblem problem;
+    KernelPath path;
+  };
+  gemm::GemmProblem epilogue = make_problem(1000, 3000, 2000, gemm::Precision::F16, "tn");
+  epilogue.bias = true;
+  epilogue.activation = gemm::Activation::Gelu;
+  epilogue.beta = 0.5;
+  epilogue.out = gemm::Storage::F32;
+  const Case cases[] = {{make_problem(4096, 4096, 4096), KernelPath::Wgmma},
+                        {make_problem(4096, 4096, 4096), KernelPath::MmaSync},
+                        {make_problem(64, 64, 65536), KernelPath::MmaSync},
+                        {epilogue, KernelPath::MmaSync},
+                        {epilogue, KernelPath::Wgmma}};
+  for (const Case& c : cases) {
+    const ProblemTraits traits = problem_traits(c.problem);
+    SpaceOptions options;
+    options.max_candidates = 1;
+    options.mma_sync = c.path == KernelPath::MmaSync;
+    options.wgmma = c.path == KernelPath::Wgmma;
+    const std::vector<RankedKnobs> chosen = select_candidates(traits, device, options);
+    ASSERT_EQ(chosen.size(), 1u) << c.problem.name();
+    const GeneratedKnobs& k = chosen.front().knobs;
+    std::vector<std::string> archs{compile_arch(k.path, device)};
+    if (k.path == KernelPath::MmaSync) archs.push_back("sm_80");
+    for (const std::string& arch : archs) {
+      ktune::cuda::NvrtcRequest request;
+      request.source = emit_source(k, traits);
+      request.arch = arch;
+      request.options = {"-std=c++17"};
+      const ktune::cuda::NvrtcResult result = nvrtc.value->compile(request);
+      ASSERT_TRUE(result.ok) << c.problem.name() << " " << arch << "\n" << result.error << "\n" << result.log;
+      const analysis::KernelResourceUsage* usage = result.resources.find(kernel_symbol(k.path));
+      if (!usage) continue;  // NVRTC sometimes returns no ptxas report; the cubin is what counts
+      EXPECT_FALSE(usage->has_spills()) << c.problem.name() << " " << arch << " " << config_key(to_config(k, traits));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ktune::generated
