@@ -107,14 +107,17 @@ std::string spread_text(const measure::Stats& s) {
 
 std::string short_config(const Config& config) {
   std::string s;
-  for (const char* key : {"algo", "tile", "stages", "splitk", "reduction", "swizzle", "custom", "cluster"}) {
+  for (const char* key : {"algo", "tile", "stages", "splitk", "reduction", "swizzle", "custom", "cluster", "path",
+                          "workgroup", "subgroup_m_count", "subgroup_n_count", "pipeline_stages",
+                          "split_k", "persistent"}) {
     auto it = config.find(key);
     if (it == config.end()) continue;
     const std::string value = it->second.to_string();
     // Leave out the defaults so the table stays narrow.
     if ((std::string(key) == "splitk" && value == "1") || (std::string(key) == "reduction" && value == "none") ||
         (std::string(key) == "swizzle" && value == "0") || (std::string(key) == "custom" && value == "0") ||
-        (std::string(key) == "cluster" && value == "auto"))
+        (std::string(key) == "cluster" && value == "auto") || (std::string(key) == "split_k" && value == "1") ||
+        (std::string(key) == "persistent" && value == "false"))
       continue;
     if (!s.empty()) s += " ";
     s += std::string(key) + "=" + value;
@@ -405,6 +408,28 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   }
   const gemm::GemmPick pick = gemm::choose_pick(measured, 0);
   const bool interrupted = tuner::interrupt_flag().load();
+  // The pick gets its own row under the kernel "gemm pick": `ktune best` and the runtime API
+  // then hand back what the baseline rule chose, not merely the fastest median of any family.
+  std::optional<std::int64_t> pick_result_id;
+  if (pick.pick && !interrupted) {
+    const Row& p = rows[*pick.pick];
+    db::KernelRecord pick_kernel{0, sha256_hex("ktune-gemm-pick\n"), "gemm pick", "gemm-pick", ""};
+    pick_kernel.id = database.upsert_kernel(pick_kernel);
+    nlohmann::json pick_options = session_options;
+    pick_options["label"] = "tune gemm: the pick";
+    const std::int64_t pick_session =
+        database.begin_session(device_record.id, pick_kernel.id, problem_record.id, "gemm-pick", pick_options);
+    db::ResultRecord r = p.result;
+    r.id = 0;
+    r.session_id = pick_session;
+    r.kernel_id = pick_kernel.id;
+    r.raced = false;
+    r.resources["pick"] = pick.to_json();
+    r.resources["picked_from"] = {{"family", p.family}, {"result_id", p.result.id}, {"candidate", p.index}};
+    if (baseline_runs) r.resources["baseline"] = stats_json(baseline_runs->best);
+    pick_result_id = database.insert_result(r);
+    database.finish_session(pick_session, db::kSessionFinished);
+  }
   finish_sessions(interrupted ? db::kSessionInterrupted : db::kSessionFinished);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
@@ -442,6 +467,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
       out["pick"]["family"] = p.family;
       out["pick"]["stats"] = p.stats ? stats_json(*p.stats) : nlohmann::json(nullptr);
       if (p.stats) out["pick"]["tflops"] = tflops(*p.stats);
+      if (pick_result_id) out["pick"]["result_id"] = *pick_result_id;
     }
     for (const auto& [name, f] : families) out["sessions"][name] = f.session;
     for (const auto& [family, index] : fastest_per_family(rows)) {
