@@ -35,8 +35,9 @@
 
 // Registers: with __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) and setmaxnreg in the code,
 // ptxas gives every thread the launch-bound maximum at entry; the producer then hands most of
-// its share back (setmaxnreg.dec to 40) and the consumers take it (setmaxnreg.inc). Only with
-// two or more consumer warpgroups: with one, the entry share is already ~255.
+// its share back (setmaxnreg.dec to 40) and the consumers take it (setmaxnreg.inc), and ptxas
+// allocates the consumer code within the raised share. Only with two or more consumer
+// warpgroups: with one, the entry share is already ~255.
 #define KT_ENTRY_REGS_RAW (65536 / (KT_THREADS * KT_BLOCKS_HINT))
 #define KT_ENTRY_REGS ((KT_ENTRY_REGS_RAW > 255 ? 248 : KT_ENTRY_REGS_RAW) / 8 * 8)
 #define KT_PRODUCER_REGS 40
@@ -522,7 +523,6 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
   const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
   const kt_u32 full_bars = smem + KT_STAGES * KT_STAGE_BYTES;
   const kt_u32 empty_bars = full_bars + 8 * KT_STAGES;
-  volatile int* splitk_flag = reinterpret_cast<volatile int*>(kt_smem + (empty_bars + 8 * KT_STAGES - smem_raw));
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) {
@@ -689,6 +689,7 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
     const long long col0 = static_cast<long long>(tile_n) * KT_TILE_N + wg_n * KT_WG_N + 2 * (lane % 4);
 #if KT_SPLIT_K
     if (p.split_k > 1) {
+      volatile int* splitk_flag = reinterpret_cast<volatile int*>(kt_smem + (empty_bars + 8 * KT_STAGES - smem_raw));
 #pragma unroll
       for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
@@ -714,8 +715,6 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
       }
       continue;
     }
-#else
-    (void)splitk_flag;
 #endif
 #pragma unroll
     for (int mi = 0; mi < KT_M_ATOMS; ++mi)
