@@ -13,6 +13,10 @@
 #include "ktune/db/records.h"
 #include "ktune/tuner/tuner.h"
 
+namespace ktune::db {
+class Database;
+}
+
 namespace ktune::cli {
 
 // Exit codes (documented in README and `ktune --help`).
@@ -48,7 +52,10 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_space_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_bench_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler);  // best, results, sessions
-void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler);
+void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // also --perfetto SESSION
+void add_report_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // HTML report of a session
+// A SESSION argument: a positive id, or "latest"/"last" for the newest session.
+std::int64_t resolve_session_id(db::Database& database, const std::string& text);
 void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_worker_command(CLI::App& app, Handler& handler);
 // `tune gemm ...` (needs add_tune_command first) and the hidden `gemm-worker` (gemm_command.cc).

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   add_bench_command(app, global, handler);
   add_query_commands(app, global, handler);
   add_export_command(app, global, handler);
+  add_report_command(app, global, handler);
   add_devices_command(app, global, handler);
   add_worker_command(app, handler);
   // Options like --json are accepted after the subcommand too.

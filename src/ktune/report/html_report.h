@@ -1,0 +1,36 @@
+#pragma once
+// The session report: one self-contained HTML page (inline CSS and SVG, no script, no external
+// resource) with the session's facts, its plots and the winner's details.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/report/session_data.h"
+
+namespace ktune::report {
+
+struct HtmlReportOptions {
+  std::string generated_at;  // shown in the footer; empty: left out (tests stay deterministic)
+};
+
+// What went into a page, for `ktune report --json`.
+struct HtmlReportSummary {
+  std::size_t results = 0, timed = 0, failed = 0;
+  std::size_t charts = 0;  // <svg> elements
+  std::vector<std::string> sensitivity_parameters;
+  bool roofline_points = false, calibrated = false;
+  std::optional<std::int64_t> winner_result_id;
+  nlohmann::json to_json() const;
+};
+
+std::string render_html_report(const SessionData& data, const HtmlReportOptions& options = {},
+                               HtmlReportSummary* summary = nullptr);
+
+// Nested JSON as (dotted path, value text) rows; arrays of scalars stay on one row.
+std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::json& value);
+
+}  // namespace ktune::report
