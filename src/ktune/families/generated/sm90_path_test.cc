@@ -1,0 +1,374 @@
+// The sm_90a path's host side (constraints, launch shape, defines, grid, launch parameters,
+// tensor maps) and that the kernel it describes compiles with NVRTC for sm_90a as the emitter
+// assembles it: every layout, a sample of knob settings and epilogues, no spills for the default
+// tiles. (Running it needs a Hopper GPU: bench/generated/sm90_harness.cu.)
+
+#include "ktune/families/generated/sm90_path.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "ktune/device/cuda/nvrtc.h"
+
+namespace ktune::generated {
+namespace {
+
+ProblemTraits problem(std::int64_t m, std::int64_t n, std::int64_t k, const char* layout = "nn") {
+  ProblemTraits t;
+  t.m = m;
+  t.n = n;
+  t.k = k;
+  t.a_k_contiguous = layout[0] == 'n';
+  t.b_k_contiguous = layout[1] == 't';
+  return t;
+}
+
+GeneratedKnobs knobs(int tm, int tn, int tk, int sgm, int sgn, int stages, bool persistent = false, int split = 1) {
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = tm;
+  k.tile_n = tn;
+  k.tile_k = tk;
+  k.subgroup_m = sgm;
+  k.subgroup_n = sgn;
+  k.stages = stages;
+  k.persistent = persistent;
+  k.split_k = split;
+  return k;
+}
+
+// The reason, or "" when accepted.
+std::string why(const GeneratedKnobs& k, const ProblemTraits& p) { return sm90_rejects(k, p).value_or(""); }
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+const GeneratedKnobs kRecipe = knobs(128, 256, 64, 2, 1, 4);  // 2 consumers of 64x256, 4 stages
+
+TEST(Sm90Path, AcceptsTheUsualTiles) {
+  const ProblemTraits p = problem(4096, 4096, 4096);
+  EXPECT_EQ(why(kRecipe, p), "");
+  EXPECT_EQ(why(knobs(128, 256, 64, 2, 1, 4, true), p), "");
+  EXPECT_EQ(why(knobs(256, 128, 64, 2, 1, 4), p), "");
+  EXPECT_EQ(why(knobs(256, 192, 64, 2, 1, 4), p), "");  // 192 accumulators under setmaxnreg 232
+  EXPECT_EQ(why(knobs(128, 128, 128, 1, 1, 3), p), "");
+  EXPECT_EQ(why(knobs(192, 128, 64, 3, 1, 4), p), "");
+  EXPECT_EQ(why(knobs(64, 64, 64, 1, 1, 2), problem(1, 8, 8)), "");
+  EXPECT_EQ(why(knobs(128, 96, 64, 1, 1, 4), problem(4096, 4096, 4096, "nt")), "");
+}
+
+TEST(Sm90Path, RejectsWithPreciseReasons) {
+  const ProblemTraits p = problem(4096, 4096, 4096);
+  GeneratedKnobs mma_sync = kRecipe;
+  mma_sync.path = KernelPath::MmaSync;
+  EXPECT_TRUE(mentions(why(mma_sync, p), "wgmma"));
+  EXPECT_TRUE(mentions(why(knobs(128, 256, 32, 2, 1, 4), p), "tile_k 32"));
+  EXPECT_TRUE(mentions(why(knobs(128, 256, 96, 2, 1, 4), p), "tile_k 96"));
+  EXPECT_TRUE(mentions(why(knobs(96, 128, 64, 1, 1, 4), p), "multiple of 64 (wgmma M)"));
+  EXPECT_TRUE(mentions(why(knobs(128, 128, 64, 4, 1, 4), p), "multiple of 64 (wgmma M)"));
+  EXPECT_TRUE(mentions(why(knobs(128, 512, 64, 2, 2, 2), p), "tile_n 512"));
+  EXPECT_TRUE(mentions(why(knobs(128, 40, 64, 1, 1, 4), problem(4096, 4096, 4096, "nt")), "multiple of 16"));
+  // N-contiguous B reads whole 64-column swizzle rows per warpgroup; K-contiguous B does not.
+  EXPECT_TRUE(mentions(why(knobs(128, 96, 64, 1, 1, 4), p), "N-contiguous B"));
+  EXPECT_TRUE(mentions(why(knobs(128, 256, 64, 2, 1, 1), p), "stages"));
+  EXPECT_TRUE(mentions(why(knobs(128, 256, 64, 2, 1, 5), p), "exceeds 227 KB"));
+  GeneratedKnobs two_per_sm = kRecipe;
+  two_per_sm.min_blocks_per_sm = 2;
+  EXPECT_TRUE(mentions(why(two_per_sm, p), "228 KB per SM"));
+  EXPECT_TRUE(mentions(why(knobs(128, 256, 64, 1, 1, 3), p), "accumulators"));  // 256 per thread
+  EXPECT_TRUE(mentions(why(knobs(192, 256, 64, 3, 1, 3), p), "152 available"));
+  EXPECT_TRUE(mentions(why(knobs(256, 128, 64, 4, 2, 2), p), "at most 7"));
+}
+
+TEST(Sm90Path, RejectsStridesTmaCannotUse) {
+  const GeneratedKnobs k = knobs(128, 128, 64, 2, 1, 4);
+  // 16-byte strides: the contiguous dimension of A and of B a multiple of 8 elements.
+  EXPECT_TRUE(mentions(why(k, problem(127, 255, 520, "nn")), "N = 255"));
+  EXPECT_EQ(why(k, problem(127, 255, 520, "nt")), "");
+  EXPECT_TRUE(mentions(why(k, problem(127, 256, 520, "tn")), "M = 127"));
+  EXPECT_TRUE(mentions(why(k, problem(128, 256, 100, "nt")), "K = 100"));
+  ProblemTraits misaligned = problem(4096, 4096, 4096);
+  misaligned.ab_alignment_bytes = 8;
+  EXPECT_TRUE(mentions(why(k, misaligned), "TMA needs 16"));
+}
+
+TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
+  EXPECT_EQ(why(knobs(128, 128, 64, 2, 1, 4, false, 4), problem(1024, 1024, 4096)), "");
+  EXPECT_TRUE(mentions(why(knobs(128, 128, 64, 2, 1, 4, false, 8), problem(1024, 1024, 256)), "exceeds the 4 K tiles"));
+  // 5 K tiles in 4 slices: 2 per slice, so the fourth would be empty.
+  EXPECT_TRUE(mentions(why(knobs(128, 128, 64, 2, 1, 4, false, 4), problem(1024, 1024, 320)), "empty"));
+  ProblemTraits batched = problem(1024, 1024, 4096);
+  batched.batch = 70000;
+  EXPECT_TRUE(mentions(why(kRecipe, batched), "65535"));
+  EXPECT_EQ(why(knobs(128, 256, 64, 2, 1, 4, true), batched), "");  // persistent: no grid z
+}
+
+TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
+  const LaunchShape shape = sm90_launch_shape(kRecipe);
+  EXPECT_EQ(shape.threads, 384);
+  // 1024 alignment slack + 4 stages of (128 + 256) x 64 bf16 + 8 mbarriers + split-K flag.
+  EXPECT_EQ(shape.dynamic_shared_bytes, 1024 + 4 * (128 + 256) * 64 * 2 + 4 * 16 + 16);
+  EXPECT_EQ(shape.cluster, 1);
+  EXPECT_EQ(sm90_launch_shape(knobs(128, 128, 128, 1, 1, 3)).threads, 256);
+  EXPECT_EQ(sm90_launch_shape(knobs(192, 128, 64, 3, 1, 4)).threads, 512);
+}
+
+TEST(Sm90Path, RegisterShares) {
+  EXPECT_EQ(sm90_entry_registers(kRecipe), 168);
+  EXPECT_EQ(sm90_consumer_registers(kRecipe), 232);  // (168 * 384 - 40 * 128) / 256
+  EXPECT_EQ(sm90_accumulators_per_thread(kRecipe), 128);
+  EXPECT_EQ(sm90_entry_registers(knobs(128, 128, 64, 1, 1, 4)), 248);
+  EXPECT_EQ(sm90_consumer_registers(knobs(128, 128, 64, 1, 1, 4)), 248);  // one consumer: no rebalancing
+  EXPECT_EQ(sm90_accumulators_per_thread(knobs(256, 192, 64, 2, 1, 4)), 192);
+}
+
+TEST(Sm90Path, DefinesEveryKnobMacro) {
+  GeneratedKnobs k = knobs(128, 256, 64, 2, 1, 4, true);
+  k.min_blocks_per_sm = 1;
+  const std::string d = sm90_defines(k);
+  for (const char* line : {"#define KT_TILE_M 128\n", "#define KT_TILE_N 256\n", "#define KT_TILE_K 64\n",
+                           "#define KT_SUBGROUP_M 2\n", "#define KT_SUBGROUP_N 1\n", "#define KT_STAGES 4\n",
+                           "#define KT_PERSISTENT 1\n", "#define KT_MIN_BLOCKS 1\n"})
+    EXPECT_TRUE(mentions(d, line)) << line;
+}
+
+TEST(Sm90Path, GridAndLaunchParams) {
+  ProblemTraits p = problem(1000, 3000, 2000);
+  p.batch = 3;
+  unsigned grid[3];
+  sm90_grid(knobs(128, 256, 64, 2, 1, 4, false, 4), p, 132, grid);
+  EXPECT_EQ(grid[0], 8u * 12u);  // ceil(1000/128) x ceil(3000/256)
+  EXPECT_EQ(grid[1], 4u);
+  EXPECT_EQ(grid[2], 3u);
+  sm90_grid(knobs(128, 256, 64, 2, 1, 4, true), p, 132, grid);
+  EXPECT_EQ(grid[0], 132u);  // one 197 KB CTA per SM
+  EXPECT_EQ(grid[1], 1u);
+  sm90_grid(knobs(128, 256, 64, 2, 1, 4, true), problem(128, 256, 64), 132, grid);
+  EXPECT_EQ(grid[0], 1u);  // never more CTAs than work items
+
+  KtuneGemmParams params;
+  std::memset(&params, 0, sizeof params);
+  GeneratedKnobs k = knobs(128, 256, 64, 2, 1, 4, true, 4);
+  k.swizzle_group = 16;
+  sm90_set_launch_params(params, k, p, 132);
+  EXPECT_EQ(params.tiles_m, 8);
+  EXPECT_EQ(params.tiles_n, 12);
+  EXPECT_EQ(params.split_k, 4);
+  EXPECT_EQ(params.k_per_split, 8 * 64);  // 32 K tiles, 8 per slice
+  EXPECT_EQ(params.swizzle_group, 16);
+  EXPECT_EQ(params.grid_tiles, 132);
+  sm90_set_launch_params(params, knobs(128, 256, 64, 2, 1, 4), p, 132);
+  EXPECT_EQ(params.split_k, 1);
+  EXPECT_EQ(params.k_per_split, 2000);
+}
+
+// What the path asked cuTensorMapEncodeTiled for.
+struct EncodeCall {
+  int data_type;
+  unsigned rank;
+  void* address;
+  std::uint64_t dims[3];
+  std::uint64_t strides[2];
+  std::uint32_t box[3];
+  int swizzle, oob_fill;
+};
+std::vector<EncodeCall> encode_calls;
+int encode_result = 0;
+
+int fake_encode(void* map, int data_type, unsigned rank, void* address, const std::uint64_t* dims,
+                const std::uint64_t* strides, const std::uint32_t* box, const std::uint32_t* element_strides, int,
+                int swizzle, int, int oob_fill) {
+  EncodeCall call{data_type, rank, address, {dims[0], dims[1], dims[2]}, {strides[0], strides[1]},
+                  {box[0], box[1], box[2]}, swizzle, oob_fill};
+  for (unsigned i = 0; i < rank; ++i)
+    if (element_strides[i] != 1) return 1;
+  std::memset(map, 0xAB, 128);
+  encode_calls.push_back(call);
+  return encode_result;
+}
+
+KtuneGemmParams params_for(const ProblemTraits& t, const void* a, const void* b) {
+  KtuneGemmParams p;
+  std::memset(&p, 0, sizeof p);
+  p.a = a;
+  p.b = b;
+  p.m = t.m;
+  p.n = t.n;
+  p.k = t.k;
+  p.lda = t.a_k_contiguous ? t.k : t.m;
+  p.ldb = t.b_k_contiguous ? t.k : t.n;
+  p.batch = static_cast<int>(t.batch);
+  p.batch_stride_a = t.m * t.k;
+  p.batch_stride_b = t.k * t.n;
+  return p;
+}
+
+TEST(Sm90Path, TensorMapsFollowTheLayout) {
+  alignas(16) static unsigned char a[16], b[16];
+  const GeneratedKnobs k = knobs(128, 256, 64, 2, 1, 4);
+  ProblemTraits nn = problem(1000, 3000, 2000, "nn");
+  nn.batch = 2;
+  nn.in_type = 1;
+  KtuneGemmParams p = params_for(nn, a, b);
+  encode_calls.clear();
+  encode_result = 0;
+  sm90_encode_tensor_maps(p, k, nn, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 2u);
+  const EncodeCall& ma = encode_calls[0];
+  EXPECT_EQ(ma.data_type, 9);  // bf16
+  EXPECT_EQ(ma.rank, 3u);
+  EXPECT_EQ(ma.address, a);
+  EXPECT_EQ(ma.dims[0], 2000u);  // K contiguous
+  EXPECT_EQ(ma.dims[1], 1000u);
+  EXPECT_EQ(ma.dims[2], 2u);
+  EXPECT_EQ(ma.strides[0], 4000u);
+  EXPECT_EQ(ma.strides[1], 2u * 1000 * 2000);
+  EXPECT_EQ(ma.box[0], 64u);
+  EXPECT_EQ(ma.box[1], 128u);  // tile_m rows
+  EXPECT_EQ(ma.swizzle, 3);    // 128B
+  EXPECT_EQ(ma.oob_fill, 0);   // zeros
+  const EncodeCall& mb = encode_calls[1];
+  EXPECT_EQ(mb.dims[0], 3000u);  // N contiguous
+  EXPECT_EQ(mb.dims[1], 2000u);
+  EXPECT_EQ(mb.strides[0], 6000u);
+  EXPECT_EQ(mb.box[1], 64u);  // tile_k rows
+  EXPECT_EQ(p.tma_a[0], 0xAB);
+  EXPECT_EQ(p.tma_b[127], 0xAB);
+
+  ProblemTraits tt = problem(1000, 3000, 2000, "tt");
+  tt.in_type = 0;
+  p = params_for(tt, a, b);
+  encode_calls.clear();
+  sm90_encode_tensor_maps(p, k, tt, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 2u);
+  EXPECT_EQ(encode_calls[0].data_type, 6);  // f16
+  EXPECT_EQ(encode_calls[0].dims[0], 1000u);  // M contiguous
+  EXPECT_EQ(encode_calls[0].box[1], 64u);     // tile_k rows
+  EXPECT_EQ(encode_calls[0].strides[1], 2u * 1000 * 2000);  // single batch: any valid stride
+  EXPECT_EQ(encode_calls[1].dims[0], 2000u);  // K contiguous
+  EXPECT_EQ(encode_calls[1].dims[1], 3000u);
+  EXPECT_EQ(encode_calls[1].box[1], 256u);  // tile_n rows
+}
+
+TEST(Sm90Path, EncodeFailureNamesTheOperandAndResult) {
+  alignas(16) static unsigned char a[16], b[16];
+  const ProblemTraits t = problem(256, 256, 256);
+  KtuneGemmParams p = params_for(t, a, b);
+  encode_result = 1;  // CUDA_ERROR_INVALID_VALUE
+  try {
+    sm90_encode_tensor_maps(p, kRecipe, t, &fake_encode);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(mentions(e.what(), "for A with CUresult 1")) << e.what();
+  }
+  encode_result = 0;
+  EXPECT_THROW(sm90_encode_tensor_maps(p, kRecipe, t, nullptr), std::runtime_error);
+  p.b = nullptr;
+  EXPECT_THROW(sm90_encode_tensor_maps(p, kRecipe, t, &fake_encode), std::runtime_error);
+}
+
+// ---- NVRTC ----------------------------------------------------------------------------------
+
+std::string read_source(const std::string& name) {
+  const std::string path = std::string(KTUNE_SOURCE_DIR) + "/src/ktune/families/generated/kernels/" + name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// What the emitter produces: type/epilogue macros, the path's knob macros, then the three files.
+std::string assemble(const GeneratedKnobs& k, const ProblemTraits& t) {
+  std::ostringstream out;
+  out << "#define KT_IN_TYPE " << t.in_type << "\n#define KT_OUT_TYPE " << t.out_type
+      << "\n#define KT_A_K_CONTIGUOUS " << t.a_k_contiguous << "\n#define KT_B_K_CONTIGUOUS " << t.b_k_contiguous
+      << "\n#define KT_READS_C " << t.reads_c << "\n#define KT_HAS_BIAS " << t.bias << "\n#define KT_ACTIVATION "
+      << t.activation << "\n#define KT_SPLIT_K " << (k.split_k > 1) << "\n"
+      << sm90_defines(k) << read_source("gemm_params.h") << "\n"
+      << read_source("gemm_common.cuh") << "\n"
+      << read_source("gemm_sm90.cuh") << "\n";
+  return out.str();
+}
+
+class Sm90Nvrtc : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto loaded = cuda::NvrtcCompiler::load();
+    if (loaded) compiler_ = loaded.value;
+  }
+  static void TearDownTestSuite() { compiler_.reset(); }
+  void SetUp() override {
+    if (!compiler_) GTEST_SKIP() << "NVRTC not found";
+    const auto& archs = compiler_->supported_archs();
+    if (!archs.empty() && std::find(archs.begin(), archs.end(), 90) == archs.end())
+      GTEST_SKIP() << "this NVRTC cannot target sm_90";
+  }
+  static std::shared_ptr<cuda::NvrtcCompiler> compiler_;
+};
+std::shared_ptr<cuda::NvrtcCompiler> Sm90Nvrtc::compiler_;
+
+struct Sample {
+  GeneratedKnobs knobs;
+  ProblemTraits traits;
+};
+
+TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
+  std::vector<Sample> samples;
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) samples.push_back({kRecipe, problem(4096, 4096, 4096, layout)});
+  ProblemTraits epilogue = problem(1000, 3000, 2000, "nn");
+  epilogue.out_type = 2;
+  epilogue.reads_c = true;
+  epilogue.bias = true;
+  epilogue.activation = 2;
+  samples.push_back({knobs(128, 256, 64, 2, 1, 4, true, 4), epilogue});
+  ProblemTraits f16 = problem(4096, 4096, 4096, "tn");
+  f16.in_type = 0;
+  f16.out_type = 0;
+  f16.activation = 1;
+  samples.push_back({knobs(128, 128, 128, 1, 1, 3, true), f16});
+  samples.push_back({knobs(256, 192, 64, 2, 1, 4, true), problem(4096, 4096, 4096, "nn")});
+  samples.push_back({knobs(64, 256, 64, 1, 2, 4), problem(4096, 4096, 4096, "nt")});
+  samples.push_back({knobs(192, 128, 64, 3, 1, 4, false, 2), problem(4096, 4096, 4096, "tt")});
+  for (const Sample& s : samples) {
+    ASSERT_EQ(why(s.knobs, s.traits), "");
+    cuda::NvrtcRequest request;
+    request.source = assemble(s.knobs, s.traits);
+    request.program_name = "gemm_sm90.cu";
+    request.arch = "sm_90a";
+    const cuda::NvrtcResult result = compiler_->compile(request);
+    const std::string label = sm90_defines(s.knobs) + " layout " + (s.traits.a_k_contiguous ? "n" : "t") +
+                              (s.traits.b_k_contiguous ? "t" : "n");
+    ASSERT_TRUE(result.ok) << label << "\n" << result.error << "\n" << result.log;
+    EXPECT_FALSE(result.cubin.empty()) << label;
+    const analysis::KernelResourceUsage* usage = result.resources.find("ktune_gemm_sm90");
+    ASSERT_NE(usage, nullptr) << label << "\n" << result.log;
+    EXPECT_FALSE(usage->has_spills()) << label << "\n" << result.log;
+    EXPECT_EQ(usage->stack_frame_bytes, 0) << label;
+    // With setmaxnreg the entry share is the launch-bound maximum; the kernel's
+    // rebalancing arithmetic assumes exactly that.
+    if (s.knobs.subgroup_m * s.knobs.subgroup_n >= 2) {
+      EXPECT_EQ(usage->registers, sm90_entry_registers(s.knobs)) << label;
+    }
+    for (const std::string& warning : result.resources.warnings) ADD_FAILURE() << label << " ptxas warning: " << warning;
+  }
+}
+
+TEST_F(Sm90Nvrtc, AnUnsupportedWarpgroupWidthFailsToCompileWithItsReason) {
+  // tile_n / subgroup_n = 40 is not a wgmma width the kernel instantiates.
+  GeneratedKnobs k = knobs(128, 40, 64, 1, 1, 4);
+  cuda::NvrtcRequest request;
+  request.source = assemble(k, problem(4096, 4096, 4096, "nt"));
+  request.arch = "sm_90a";
+  const cuda::NvrtcResult result = compiler_->compile(request);
+  EXPECT_FALSE(result.ok);
+  EXPECT_TRUE(mentions(result.log + result.error, "multiple of 16")) << result.log;
+}
+
+}  // namespace
+}  // namespace ktune::generated
