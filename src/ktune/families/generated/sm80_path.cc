@@ -54,7 +54,9 @@ int sm80_accumulators_per_thread(const GeneratedKnobs& knobs) {
 int sm80_register_estimate(const GeneratedKnobs& knobs) {
   const int mmas_m = knobs.tile_m / std::max(1, knobs.subgroup_m) / 16;
   const int mmas_n = knobs.tile_n / std::max(1, knobs.subgroup_n) / 8;
-  const int buffers = (knobs.tile_k / 16) % 2 == 0 ? 2 : 1;  // the kernel double-buffers for even K steps
+  // The kernel double-buffers fragments for even K steps (and 16-byte copies); counted always,
+  // as 2-byte copies take about as many registers as the second buffer.
+  const int buffers = (knobs.tile_k / 16) % 2 == 0 ? 2 : 1;
   return sm80_accumulators_per_thread(knobs) + buffers * (4 * mmas_m + 2 * mmas_n) + 40;
 }
 

@@ -71,60 +71,80 @@ __device__ __forceinline__ kt_u32 kt80_shared_address(const void* pointer) {
 }
 
 // One thread's share of copying a ROWS x COLS operand panel (rows x contiguous columns, as
-// stored in global memory) into a shared stage, for every K tile. Everything that does not
-// change between K tiles is computed once: the copies of one thread sit kRowStep rows apart in
-// the same column, so one pointer, one row stride and two "elements left" counts describe them
-// all (this keeps the 64-bit address state at a few registers per operand).
+// stored in global memory) into a shared stage, for every K tile. Work is split into 16-byte
+// chunks (one XOR-swizzle unit); a chunk is one 16-byte cp.async, or 16 / KT_VECTOR_BYTES
+// narrower copies at fixed offsets, or 8 two-byte loads and one 16-byte shared store.
+// Everything that does not change between K tiles is computed once: the chunks of one thread
+// sit kRowStep rows apart in the same column, so one pointer, one row stride and two "elements
+// left" counts describe them all (the 64-bit address state stays at a few registers).
 // K_IN_COLUMNS: the K tile advances along the columns (K-contiguous operand), else along rows.
 // Elements at or beyond (row_end, col_end) read as zero.
 template <int ROWS, int COLS, bool K_IN_COLUMNS>
 struct Kt80Panel {
-  static constexpr int kElements = KT_VECTOR_BYTES / 2;
-  static constexpr int kPerRow = COLS / kElements;  // copies per row
-  static constexpr int kTotal = ROWS * kPerRow;
+  static constexpr int kChunks = COLS / 8;  // per row
+  static constexpr int kTotal = ROWS * kChunks;
   // Fast layout: every thread copies the same column of rows r0, r0 + kRowStep, ...
-  static constexpr bool kUniform = KT_THREADS % kPerRow == 0 && kTotal % KT_THREADS == 0;
-  static constexpr int kRowStep = kUniform ? KT_THREADS / kPerRow : 0;
+  static constexpr bool kUniform = KT_THREADS % kChunks == 0 && kTotal % KT_THREADS == 0;
+  static constexpr int kRowStep = kUniform ? KT_THREADS / kChunks : 0;
   static constexpr int kIters = (kTotal + KT_THREADS - 1) / KT_THREADS;
 
-  const kt_u16* base;    // the panel's matrix
-  const kt_u16* first;   // this thread's first element at K tile 0 (uniform layout)
+  const kt_u16* base;   // the panel's matrix
+  const kt_u16* first;  // this thread's first element at K tile 0 (uniform layout)
   long long ld;
   long long row0, col0, row_end, col_end;
-  int rows_left, cols_left;  // from this thread's first element at K tile 0, clamped to 2^30
+  int rows_left, cols_left;  // from this thread's first element at K tile 0, clamped to +-2^30
   int row_first, col_first;
+
+  __device__ __forceinline__ static int clamp30(long long v) {
+    return static_cast<int>(v > (1LL << 30) ? (1LL << 30) : (v < -(1LL << 30) ? -(1LL << 30) : v));
+  }
 
   __device__ __forceinline__ Kt80Panel(const kt_u16* g, long long ld_, long long row0_, long long col0_,
                                        long long row_end_, long long col_end_)
       : base(g), ld(ld_), row0(row0_), col0(col0_), row_end(row_end_), col_end(col_end_) {
     const int tid = static_cast<int>(threadIdx.x);
-    row_first = kUniform ? tid / kPerRow : 0;
-    col_first = kUniform ? (tid % kPerRow) * kElements : 0;
+    row_first = kUniform ? tid / kChunks : 0;
+    col_first = kUniform ? (tid % kChunks) * 8 : 0;
     first = g + (row0 + row_first) * ld + col0 + col_first;
-    const long long rl = row_end - row0 - row_first;
-    const long long cl = col_end - col0 - col_first;
-    rows_left = static_cast<int>(rl > (1LL << 30) ? (1LL << 30) : (rl < -(1LL << 30) ? -(1LL << 30) : rl));
-    cols_left = static_cast<int>(cl > (1LL << 30) ? (1LL << 30) : (cl < -(1LL << 30) ? -(1LL << 30) : cl));
+    rows_left = clamp30(row_end - row0 - row_first);
+    cols_left = clamp30(col_end - col0 - col_first);
   }
 
-  // Bytes of one copy that lie inside the matrix, from the elements left in its row.
+  // Bytes of a copy of `size` bytes that lie inside the matrix, from the elements left in its row.
+  template <int SIZE>
   __device__ __forceinline__ static int inside_bytes(int cols_inside) {
-    return cols_inside >= kElements ? KT_VECTOR_BYTES : (cols_inside > 0 ? cols_inside * 2 : 0);
+    return cols_inside >= SIZE / 2 ? SIZE : (cols_inside > 0 ? cols_inside * 2 : 0);
   }
-  // `bytes` from inside_bytes, or 0 for a row outside the matrix. With 0 nothing is read (the
-  // rest of the vector is zero-filled), so `src` need not be a valid address then.
-  __device__ __forceinline__ static void copy(kt_u32 dst, const kt_u16* src, int bytes) {
+
+  // One 16-byte chunk: `cols_inside` elements of its row from `src` on are inside the matrix
+  // (<= 0 for none; the row is outside when `row_inside` is false). Out-of-matrix bytes become
+  // zeros; a copy of 0 bytes reads nothing, so `src` need not be valid then.
+  __device__ __forceinline__ static void copy_chunk(kt_u32 dst, const kt_u16* src, bool row_inside,
+                                                    int cols_inside) {
 #if KT_VECTOR_BYTES == 16
+    const int bytes = row_inside ? inside_bytes<16>(cols_inside) : 0;
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
 #elif KT_VECTOR_BYTES >= 4
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst), "l"(src), "n"(KT_VECTOR_BYTES),
-                 "r"(bytes)
-                 : "memory");
+    constexpr int kElements = KT_VECTOR_BYTES / 2;
+#pragma unroll
+    for (int j = 0; j < 16 / KT_VECTOR_BYTES; ++j) {
+      const int bytes = row_inside ? inside_bytes<KT_VECTOR_BYTES>(cols_inside - j * kElements) : 0;
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst + j * KT_VECTOR_BYTES),
+                   "l"(src + j * kElements), "n"(KT_VECTOR_BYTES), "r"(bytes)
+                   : "memory");
+    }
 #else
     // 2-byte alignment: cp.async has no 2-byte form, so these loads are synchronous.
-    kt_u16 value = 0;
-    if (bytes > 0) value = *src;
-    asm volatile("st.shared.u16 [%0], %1;" ::"r"(dst), "h"(value) : "memory");
+    kt_u32 packed[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const kt_u32 lo = row_inside && cols_inside > 2 * j ? src[2 * j] : 0u;
+      const kt_u32 hi = row_inside && cols_inside > 2 * j + 1 ? src[2 * j + 1] : 0u;
+      packed[j] = lo | (hi << 16);
+    }
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(dst), "r"(packed[0]), "r"(packed[1]),
+                 "r"(packed[2]), "r"(packed[3])
+                 : "memory");
 #endif
   }
 
@@ -134,12 +154,12 @@ struct Kt80Panel {
     if constexpr (kUniform) {
       const kt_u16* src = K_IN_COLUMNS ? first + k_offset : first + k_offset * ld;
       const int rl = K_IN_COLUMNS ? rows_left : rows_left - k_offset;
-      const int bytes = inside_bytes(K_IN_COLUMNS ? cols_left - k_offset : cols_left);
+      const int cl = K_IN_COLUMNS ? cols_left - k_offset : cols_left;
 #pragma unroll
       for (int it = 0; it < kIters; ++it) {
         const int r = row_first + it * kRowStep;
-        const kt_u32 dst = smem + kt80_chunk_offset<COLS>(r, col_first >> 3) + static_cast<kt_u32>((col_first & 7) * 2);
-        copy(dst, src + static_cast<long long>(it * kRowStep) * ld, rl > it * kRowStep ? bytes : 0);
+        copy_chunk(smem + kt80_chunk_offset<COLS>(r, col_first >> 3), src + static_cast<long long>(it * kRowStep) * ld,
+                   rl > it * kRowStep, cl);
       }
     } else {
       const long long r0 = K_IN_COLUMNS ? row0 : row0 + k_offset;
@@ -148,14 +168,10 @@ struct Kt80Panel {
       for (int it = 0; it < kIters; ++it) {
         const int index = static_cast<int>(threadIdx.x) + it * KT_THREADS;
         if (kTotal % KT_THREADS != 0 && index >= kTotal) break;
-        const int r = index / kPerRow;
-        const int c = (index % kPerRow) * kElements;
-        const long long gr = r0 + r;
-        const long long gc = c0 + c;
-        const long long cols_inside = col_end - gc;
-        const kt_u32 dst = smem + kt80_chunk_offset<COLS>(r, c >> 3) + static_cast<kt_u32>((c & 7) * 2);
-        copy(dst, base + gr * ld + gc,
-             gr < row_end ? inside_bytes(static_cast<int>(cols_inside > kElements ? kElements : cols_inside)) : 0);
+        const int r = index / kChunks;
+        const int c = (index % kChunks) * 8;
+        copy_chunk(smem + kt80_chunk_offset<COLS>(r, c >> 3), base + (r0 + r) * ld + c0 + c, r0 + r < row_end,
+                   clamp30(col_end - c0 - c));
       }
     }
   }
@@ -311,10 +327,11 @@ extern "C" __global__ void KT80_LAUNCH_BOUNDS ktune_gemm_sm80(const __grid_const
 
   int read_stage = 0;
   int write_stage = KT_STAGES - 1;
-  if constexpr (KT80_K_STEPS % 2 == 0) {
-    // Fragments are double-buffered in registers: the next K step's ldmatrix runs while this
-    // step's mmas do, and the barrier between K tiles sits where the next tile's first
-    // fragments are already requested. (Buffer = step parity, which needs an even step count.)
+  // Fragments are double-buffered in registers: the next K step's ldmatrix runs while this
+  // step's mmas do, and the barrier between K tiles sits where the next tile's first fragments
+  // are already requested. Buffer = step parity, which needs an even step count; 2-byte copies
+  // go through registers themselves and leave no room for a second buffer.
+  if constexpr (KT80_K_STEPS % 2 == 0 && KT_VECTOR_BYTES > 2) {
     kt_u32 frag_a[2][KT80_MMAS_M][4];
     kt_u32 frag_b[2][KT80_MMAS_N][2];
     kt80_load_fragments(frag_a[0], frag_b[0], smem_a, smem_b, 0, warp_m, warp_n, lane);
@@ -342,7 +359,7 @@ extern "C" __global__ void KT80_LAUNCH_BOUNDS ktune_gemm_sm80(const __grid_const
       }
     }
   } else {
-    // An odd number of K steps (KT_TILE_K 16): fragments are loaded right before their mmas.
+    // Fragments loaded right before their mmas.
     for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
       const int next = k_tile + KT_STAGES - 1;
       if (next < k_tiles) load_tile(write_stage, next);
