@@ -34,16 +34,16 @@ std::size_t count(const std::string& text, const std::string& part) {
   return n;
 }
 
-struct Run {
+struct ShellResult {
   int code = -1;
   std::string out, err;
 };
 
-Run shell(const std::string& command, const fs::path& dir) {
+ShellResult shell(const std::string& command, const fs::path& dir) {
   const fs::path out = dir / "stdout", err = dir / "stderr";
   const std::string full = command + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(full.c_str());
-  Run r;
+  ShellResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(out);
   r.err = slurp(err);
@@ -64,7 +64,7 @@ class ReportCommand : public ::testing::Test {
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
     ::setenv("KTUNE_CACHE_DIR", (*dir_ / "cache").c_str(), 1);
-    Run r = ktune("--json tune " + (kSource / "examples/cpu/matmul/matmul.yaml").string() +
+    ShellResult r = ktune("--json tune " + (kSource / "examples/cpu/matmul/matmul.yaml").string() +
                   " --max-evals 10 --seed 5 --progress none");
     tune_ok_ = r.code == 0;
     if (!tune_ok_) tune_error_ = new std::string(r.err + r.out);
@@ -76,7 +76,7 @@ class ReportCommand : public ::testing::Test {
   }
   void SetUp() override { ASSERT_TRUE(tune_ok_) << "ktune tune failed:\n" << (tune_error_ ? *tune_error_ : ""); }
 
-  static Run ktune(const std::string& args) {
+  static ShellResult ktune(const std::string& args) {
     return shell(kKtune.string() + " --db " + (*dir_ / "t.db").string() + " " + args, *dir_);
   }
   static fs::path path(const std::string& name) { return *dir_ / name; }
@@ -88,7 +88,7 @@ class ReportCommand : public ::testing::Test {
 
 TEST_F(ReportCommand, WritesASelfContainedReport) {
   const fs::path html_path = path("report.html");
-  Run r = ktune("--json report latest -o " + html_path.string());
+  ShellResult r = ktune("--json report latest -o " + html_path.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary.at("output"), html_path.string());
@@ -113,7 +113,7 @@ TEST_F(ReportCommand, WritesASelfContainedReport) {
 
 TEST_F(ReportCommand, ExportsAChromeTrace) {
   const fs::path trace_path = path("trace.json");
-  Run r = ktune("--json export --perfetto 1 -o " + trace_path.string());
+  ShellResult r = ktune("--json export --perfetto 1 -o " + trace_path.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary.at("results"), 10);
@@ -139,22 +139,22 @@ TEST_F(ReportCommand, ExportsAChromeTrace) {
   EXPECT_GE(measure, 1u);
 
   // Standard output when there is no -o.
-  Run to_stdout = ktune("export --perfetto latest");
+  ShellResult to_stdout = ktune("export --perfetto latest");
   ASSERT_EQ(to_stdout.code, 0) << to_stdout.err;
   EXPECT_EQ(nlohmann::json::parse(to_stdout.out).at("traceEvents").size(), trace.at("traceEvents").size());
 }
 
 TEST_F(ReportCommand, BadSessionsAreClearErrors) {
-  Run missing = ktune("report 999 -o " + path("x.html").string());
+  ShellResult missing = ktune("report 999 -o " + path("x.html").string());
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.err.find("no session 999"), std::string::npos) << missing.err;
   EXPECT_FALSE(fs::exists(path("x.html")));
-  Run garbage = ktune("report 12abc");
+  ShellResult garbage = ktune("report 12abc");
   EXPECT_EQ(garbage.code, 2);
   EXPECT_NE(garbage.err.find("expected a session id"), std::string::npos) << garbage.err;
-  Run mixed = ktune("export --perfetto 1 --format csv");
+  ShellResult mixed = ktune("export --perfetto 1 --format csv");
   EXPECT_EQ(mixed.code, 2) << mixed.err;
-  Run no_db = shell(kKtune.string() + " --db " + path("absent.db").string() + " report 1", *dir_);
+  ShellResult no_db = shell(kKtune.string() + " --db " + path("absent.db").string() + " report 1", *dir_);
   EXPECT_EQ(no_db.code, 1);
   EXPECT_FALSE(fs::exists(path("absent.db")));
 }
@@ -165,13 +165,13 @@ TEST_F(ReportCommand, ChromiumDrawsTheCharts) {
   const std::string chromium = chromium_binary();
   if (chromium.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): rendering not checked";
   const fs::path html_path = path("render.html");
-  Run r = ktune("--json report 1 -o " + html_path.string());
+  ShellResult r = ktune("--json report 1 -o " + html_path.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const std::size_t charts = nlohmann::json::parse(r.out).at("charts");
   const std::string flags = " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run"
                             " --user-data-dir=" + path("chromium-profile").string();
 
-  Run dom = shell("timeout 120 " + chromium + flags + " --dump-dom file://" + html_path.string(), *dir_);
+  ShellResult dom = shell("timeout 120 " + chromium + flags + " --dump-dom file://" + html_path.string(), *dir_);
   ASSERT_EQ(dom.code, 0) << dom.err;
   EXPECT_EQ(count(dom.out, "<svg"), charts) << dom.out.substr(0, 2000);
   EXPECT_NE(dom.out.find("<circle"), std::string::npos);
@@ -193,16 +193,16 @@ document.querySelectorAll('svg.chart').forEach((svg, index) => {
 });
 const out = document.createElement('pre');
 out.id = 'ktune-probe';
-out.textContent = 'PROBE' + JSON.stringify(rows) + 'PROBE';
+out.textContent = JSON.stringify(rows);
 document.body.appendChild(out);
 </script>)";
   probe_page.insert(probe_page.rfind("</body>"), probe);
   const fs::path probe_path = path("probe.html");
   std::ofstream(probe_path) << probe_page;
-  Run measured = shell("timeout 120 " + chromium + flags + " --dump-dom file://" + probe_path.string(), *dir_);
+  ShellResult measured = shell("timeout 120 " + chromium + flags + " --dump-dom file://" + probe_path.string(), *dir_);
   ASSERT_EQ(measured.code, 0) << measured.err;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(measured.out, m, std::regex("PROBE(.*)PROBE"))) << measured.out.substr(0, 2000);
+  ASSERT_TRUE(std::regex_search(measured.out, m, std::regex("<pre id=\"ktune-probe\">([^<]*)</pre>"))) << measured.out.substr(0, 2000);
   const nlohmann::json rows = nlohmann::json::parse(m[1].str());
   ASSERT_EQ(rows.size(), charts);
   for (const auto& row : rows) {
@@ -214,7 +214,7 @@ document.body.appendChild(out);
 
   // And a screenshot, for people looking at CI artifacts: it must at least be a PNG.
   const fs::path png = path("report.png");
-  Run shot = shell("timeout 120 " + chromium + flags + " --window-size=1280,3000 --screenshot=" + png.string() +
+  ShellResult shot = shell("timeout 120 " + chromium + flags + " --window-size=1280,3000 --screenshot=" + png.string() +
                        " file://" + html_path.string(),
                    *dir_);
   ASSERT_EQ(shot.code, 0) << shot.err;

@@ -143,7 +143,9 @@ TEST(HtmlReport, BestSoFarIsMonotone) {
   int vertices = 0;
   for (auto it = std::sregex_iterator(d_attr.begin(), d_attr.end(), vertex); it != std::sregex_iterator(); ++it) {
     const double y = std::stod((*it)[2]);
-    if (last_y >= 0) EXPECT_GE(y, last_y);
+    if (last_y >= 0) {
+      EXPECT_GE(y, last_y);
+    }
     last_y = y;
     ++vertices;
   }

@@ -21,6 +21,24 @@ constexpr const char* kRoofColor = "#cc6600";
 
 std::string time_label(double seconds) { return Progress::format_time(seconds); }
 
+// Axis ticks: "100 ms", "2.5 us", "0" (shorter than time_label's fixed decimals).
+std::string time_tick(double seconds) {
+  if (seconds == 0) return "0";
+  struct Unit {
+    double scale;
+    const char* name;
+  };
+  static constexpr Unit kUnits[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+  for (const auto& u : kUnits) {
+    if (std::abs(seconds) >= u.scale * 0.9999 || u.scale == 1e-9) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%.3g %s", seconds / u.scale, u.name);
+      return buffer;
+    }
+  }
+  return "";
+}
+
 std::string number(double v, const char* format = "%.3g") {
   char buffer[48];
   std::snprintf(buffer, sizeof buffer, format, v);
@@ -31,7 +49,7 @@ std::string number(double v, const char* format = "%.3g") {
 AxisSpec time_axis(const std::vector<double>& times, const std::string& label) {
   AxisSpec y;
   y.label = label;
-  y.format = time_label;
+  y.format = time_tick;
   y.kind = AxisScale::choose_kind(times);
   if (times.empty()) {
     y.lo = 0, y.hi = 1;

@@ -127,7 +127,7 @@ void SvgChart::step_line(const std::vector<ChartPoint>& pts, const std::string& 
                          std::string_view css_class) {
   std::vector<ChartPoint> stepped;
   for (std::size_t i = 0; i < pts.size(); ++i) {
-    if (i > 0) stepped.push_back({pts[i].x, pts[i - 1].y});
+    if (i > 0 && pts[i].y != pts[i - 1].y) stepped.push_back({pts[i].x, pts[i - 1].y});
     stepped.push_back(pts[i]);
   }
   polyline(stepped, color, width, css_class);
@@ -148,7 +148,8 @@ void SvgChart::label(ChartPoint at, std::string_view text, const std::string& co
 }
 
 void SvgChart::note(std::string_view text) {
-  const double y = (top_ + bottom_) / 2 + 16.0 * notes_++;
+  // Near the top of the plot, where data is sparsest in charts of times (fast is low).
+  const double y = top_ + 20 + 16.0 * notes_++;
   body_ << "<text class=\"note\" x=\"" << svg_number((left_ + right_) / 2) << "\" y=\"" << svg_number(y)
         << "\" text-anchor=\"middle\" font-size=\"12\" fill=\"#a33\">" << escape_html(text) << "</text>";
 }

@@ -52,7 +52,7 @@ class SvgChart {
                std::string_view css_class = "segment");
   void label(ChartPoint at, std::string_view text, const std::string& color, std::string_view anchor = "start",
              double font_size = 11);
-  // A message in the middle of the plot area (e.g. "no data"), in pixels, independent of scales.
+  // A message near the top of the plot area (e.g. "no data"), placed in pixels, independent of scales.
   void note(std::string_view text);
   void legend(const std::vector<std::pair<std::string, std::string>>& entries);  // (color, text)
 
