@@ -135,7 +135,9 @@ std::string format_inspect_text(const InspectReport& report) {
       for (const auto& h : hints) out << "    - " << h << "\n";
     } else if ((k.nvidia_occupancy && k.nvidia_occupancy->launchable) ||
                (k.amdgpu_occupancy && k.amdgpu_occupancy->launchable)) {
-      out << "  what would raise occupancy: nothing (no single resource change adds a block/wave)\n";
+      const double occupancy = k.nvidia_occupancy ? k.nvidia_occupancy->occupancy : k.amdgpu_occupancy->occupancy;
+      out << (occupancy >= 1.0 ? "  what would raise occupancy: nothing, it is at the maximum\n"
+                               : "  what would raise occupancy: no single resource change adds a block/wave\n");
     }
     for (const auto& note : k.notes) out << "  note: " << note << "\n";
     if (k.isa) {

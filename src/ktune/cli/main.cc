@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
   add_export_command(app, global, handler);
   add_report_command(app, global, handler);
   add_devices_command(app, global, handler);
+  add_inspect_command(app, global, handler);
+  add_asm_command(app, global, handler);
   add_worker_command(app, handler);
   // Options like --json are accepted after the subcommand too.
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();

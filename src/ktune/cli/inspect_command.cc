@@ -1,0 +1,644 @@
+// ktune inspect: why a kernel runs at the occupancy it does. Three inputs:
+//   ktune inspect --result ID             a result in the database (its recorded resources)
+//   ktune inspect SPEC --config K=V ...   one configuration of a spec, compiled here
+//   ktune inspect FILE                    an AMD code object (.hsaco/.o), AMD assembly (.s) or a .cubin
+// Per kernel: registers, shared memory/LDS, scratch/stack, spills, occupancy and its limiter,
+// what would raise it, and the ISA checks' findings with line numbers.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "ktune/amdgpu/code_object.h"
+#include "ktune/amdgpu/kernel_metadata.h"
+#include "ktune/amdgpu/process.h"
+#include "ktune/amdgpu/toolchain.h"
+#include "ktune/analysis/inspect_report.h"
+#include "ktune/analysis/isa_lint.h"
+#include "ktune/cli/common.h"
+#include "ktune/cli/cubin_info.h"
+#include "ktune/core/read_file.h"
+#include "ktune/db/database.h"
+#include "ktune/device/cuda/device_properties.h"
+#include "ktune/device/cuda/nvrtc.h"
+#include "ktune/spec/problem.h"
+#include "ktune/tuner/instantiate.h"
+
+namespace ktune::cli {
+namespace fs = std::filesystem;
+namespace {
+
+struct InspectArgs {
+  std::string input;
+  std::int64_t result_id = 0;
+  std::vector<std::string> config;
+  std::vector<std::string> sizes;
+  std::string target;
+  int block = 0;
+  std::int64_t dynamic_shared = 0;
+  bool expect_matrix = false;
+};
+
+using analysis::InspectReport;
+using analysis::KernelInspection;
+
+// A failure with the exit code it deserves (2: bad command line or missing input, 3: invalid
+// input, 4: backend not available here).
+struct InspectFailure : std::runtime_error {
+  InspectFailure(int exit_code, const std::string& message) : std::runtime_error(message), code(exit_code) {}
+  int code;
+};
+
+InspectReport inspect_spec(const std::string& path, const InspectArgs& args);
+
+std::string three_text(const std::array<int, 3>& v) {
+  return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
+}
+
+void lint_into(InspectReport& report, const std::string& text, analysis::IsaDialect dialect, const std::string& source,
+               bool expect_matrix) {
+  analysis::IsaLintOptions options;
+  options.expect_matrix_instructions = expect_matrix;
+  try {
+    analysis::attach_isa_lint(report, analysis::lint_isa(text, dialect, options), source);
+  } catch (const std::exception& e) {
+    report.notes.push_back("ISA checks on " + source + " not run: " + e.what());
+  }
+}
+
+// ---- AMD ----------------------------------------------------------------------------------
+
+KernelInspection amd_kernel(const amdgpu::KernelMetadata& k, const analysis::AmdgpuArch* arch, int block,
+                            std::int64_t dynamic_lds) {
+  KernelInspection out;
+  out.name = k.name;
+  out.symbol = k.symbol;
+  out.set("vgprs (total, incl. AGPRs)", k.vgpr_count);
+  out.set("agprs", k.agpr_count);
+  out.set("sgprs", k.sgpr_count);
+  out.set("lds_bytes", k.group_segment_fixed_size);
+  out.set("scratch_bytes_per_lane", k.private_segment_fixed_size);
+  out.set("vgpr_spills", k.vgpr_spill_count);
+  out.set("sgpr_spills", k.sgpr_spill_count);
+  out.set("wavefront_size", k.wavefront_size);
+  out.set("max_flat_workgroup_size", k.max_flat_workgroup_size);
+  if (k.reqd_workgroup_size) out.set("reqd_workgroup_size", three_text(*k.reqd_workgroup_size));
+  if (k.uses_dynamic_stack) out.set("uses_dynamic_stack", true);
+  out.set("kernarg_bytes", k.kernarg_segment_size);
+  if (k.vgpr_spill_count > 0 || k.sgpr_spill_count > 0)
+    out.notes.push_back("the compiler spilled registers to scratch: " + std::to_string(k.vgpr_spill_count) + " VGPRs, " +
+                        std::to_string(k.sgpr_spill_count) + " SGPRs");
+  if (!arch) return out;
+  int workgroup = block;
+  if (workgroup <= 0 && k.reqd_workgroup_size)
+    workgroup = (*k.reqd_workgroup_size)[0] * (*k.reqd_workgroup_size)[1] * (*k.reqd_workgroup_size)[2];
+  const bool assumed = workgroup <= 0;
+  if (assumed) workgroup = k.max_flat_workgroup_size > 0 ? k.max_flat_workgroup_size : 256;
+  out.launch = std::to_string(workgroup) + " threads per workgroup" +
+               (assumed ? " (the kernel's max flat workgroup size; --block sets the launch)" : "") + ", " +
+               std::to_string(k.group_segment_fixed_size) + " static + " + std::to_string(dynamic_lds) +
+               " dynamic LDS bytes";
+  out.occupancy_arch = arch->name;
+  try {
+    out.amdgpu_occupancy = amdgpu::kernel_occupancy(k, *arch, workgroup, dynamic_lds);
+  } catch (const std::exception& e) {
+    out.notes.push_back(std::string("occupancy not computed: ") + e.what());
+  }
+  return out;
+}
+
+const analysis::AmdgpuArch* amd_arch_or_note(const std::string& processor, InspectReport& report) {
+  const analysis::AmdgpuArch* arch = analysis::find_amdgpu_arch(processor);
+  if (!arch)
+    report.notes.push_back("no occupancy rules for '" + processor + "' (ktune knows gfx908 gfx90a gfx940 gfx941 "
+                           "gfx942 gfx950)");
+  return arch;
+}
+
+InspectReport inspect_code_object(const std::string& path, const InspectArgs& args) {
+  const amdgpu::CodeObject co = amdgpu::read_code_object(path);
+  InspectReport report;
+  report.subject = path;
+  report.kind = "amdgpu-code-object";
+  report.vendor = "amdgpu";
+  report.target = co.elf.processor;
+  report.facts.emplace_back("machine", std::to_string(co.elf.machine) + " (EM_AMDGPU)");
+  report.facts.emplace_back("os_abi", std::to_string(co.elf.os_abi) + " (" + co.elf.os_abi_name + ")");
+  report.facts.emplace_back("abi_version", std::to_string(co.elf.abi_version) + " (code object v" +
+                                               std::to_string(co.elf.code_object_version) + ")");
+  report.facts.emplace_back("elf_type", co.elf.elf_type_name);
+  char flags[32];
+  std::snprintf(flags, sizeof flags, "0x%x", co.elf.e_flags);
+  report.facts.emplace_back("e_flags", std::string(flags) + " (mach " + std::to_string(co.elf.mach) + " = " +
+                                           (co.elf.processor.empty() ? "unknown" : co.elf.processor) + ", xnack " +
+                                           amdgpu::to_string(co.elf.xnack) + ", sramecc " +
+                                           amdgpu::to_string(co.elf.sramecc) + ")");
+  report.facts.emplace_back("target_id", co.elf.target_id);
+  report.facts.emplace_back("metadata_target", co.metadata.target);
+  for (const auto& w : co.warnings) report.notes.push_back(w);
+
+  const std::string processor = co.elf.processor.empty() ? analysis::amdgpu_processor_name(co.metadata.target)
+                                                         : co.elf.processor;
+  const analysis::AmdgpuArch* arch = amd_arch_or_note(processor, report);
+  for (const auto& k : co.metadata.kernels) {
+    KernelInspection ki = amd_kernel(k, arch, args.block, args.dynamic_shared);
+    for (const auto& sym : co.kernel_code)
+      if (sym.name == k.name || sym.name + ".kd" == k.symbol) ki.set("code_bytes", static_cast<std::int64_t>(sym.code_bytes));
+    report.kernels.push_back(std::move(ki));
+  }
+  std::string why_not;
+  const auto toolchain = amdgpu::Toolchain::find(processor, std::nullopt, &why_not);
+  if (!toolchain) {
+    report.notes.push_back("ISA checks skipped: no LLVM that disassembles " + processor + " (" + why_not + ")");
+    return report;
+  }
+  std::string error;
+  const auto disassembly = toolchain->disassemble(path, co.elf.target_id.empty() ? processor : co.elf.target_id, &error);
+  if (!disassembly) {
+    report.notes.push_back("ISA checks skipped: " + error);
+    return report;
+  }
+  lint_into(report, *disassembly, analysis::IsaDialect::Amdgpu,
+            fs::path(toolchain->objdump()).filename().string() + " -d", args.expect_matrix);
+  return report;
+}
+
+InspectReport inspect_amd_assembly(const std::string& path, const std::string& text, const InspectArgs& args) {
+  InspectReport report;
+  report.subject = path;
+  report.kind = "amdgpu-assembly";
+  report.vendor = "amdgpu";
+  amdgpu::CodeObjectMetadata metadata;
+  try {
+    metadata = amdgpu::parse_asm_metadata(text);
+  } catch (const std::exception& e) {
+    throw InspectFailure(kExitBadInput, path + ": not AMDGPU assembly with a .amdgpu_metadata block: " + e.what());
+  }
+  report.target = analysis::amdgpu_processor_name(metadata.target);
+  report.facts.emplace_back("metadata_target", metadata.target);
+  const analysis::AmdgpuArch* arch = amd_arch_or_note(report.target, report);
+  const auto infos = amdgpu::parse_asm_kernel_info(text);
+  for (const auto& k : metadata.kernels) {
+    KernelInspection ki = amd_kernel(k, arch, args.block, args.dynamic_shared);
+    for (const auto& info : infos) {
+      if (info.name != k.name && info.name + ".kd" != k.symbol) continue;
+      if (info.num_vgprs) ki.set("arch_vgprs", *info.num_vgprs);
+      if (info.occupancy) ki.set("compiler_occupancy (; Occupancy:)", *info.occupancy);
+      if (info.code_length) ki.set("code_bytes", *info.code_length);
+    }
+    report.kernels.push_back(std::move(ki));
+  }
+  lint_into(report, text, analysis::IsaDialect::Amdgpu, "assembly", args.expect_matrix);
+  return report;
+}
+
+// ---- NVIDIA -------------------------------------------------------------------------------
+
+// Resources and occupancy of one NVIDIA kernel from ptxas-style numbers.
+void nvidia_occupancy_into(KernelInspection& ki, const analysis::NvidiaArch& arch, int threads, int registers,
+                           std::int64_t static_shared, std::int64_t dynamic_shared, int barriers, bool assumed_threads) {
+  analysis::OccupancyInput in;
+  in.threads_per_block = threads;
+  in.registers_per_thread = registers;
+  in.static_shared_bytes = static_shared;
+  in.dynamic_shared_bytes = dynamic_shared;
+  in.barriers = barriers;
+  ki.launch = std::to_string(threads) + " threads per block" +
+              (assumed_threads ? " (assumed; --block sets the launch)" : "") + ", " + std::to_string(dynamic_shared) +
+              " dynamic shared bytes";
+  ki.occupancy_arch = arch.name;
+  try {
+    ki.nvidia_occupancy = analysis::nvidia_occupancy(arch, in);
+  } catch (const std::exception& e) {
+    ki.notes.push_back(std::string("occupancy not computed: ") + e.what());
+  }
+}
+
+const analysis::NvidiaArch* nvidia_arch_or_note(const std::string& name, InspectReport& report) {
+  try {
+    return &analysis::nvidia_arch(name);
+  } catch (const std::exception& e) {
+    report.notes.push_back(std::string("no occupancy rules: ") + e.what());
+    return nullptr;
+  }
+}
+
+// cuobjdump -sass on a cubin; nullopt (and a note) when cuobjdump is missing or fails.
+std::optional<std::string> sass_of(const std::string& cubin_path, InspectReport& report) {
+  const std::string cuobjdump = find_cuobjdump();
+  if (cuobjdump.empty()) {
+    report.notes.push_back("SASS checks skipped: cuobjdump not found on PATH or in /usr/local/cuda/bin");
+    return std::nullopt;
+  }
+  const amdgpu::ToolRun run = amdgpu::run_tool({cuobjdump, "-sass", cubin_path}, 120);
+  if (!run.succeeded()) {
+    report.notes.push_back("SASS checks skipped: cuobjdump -sass " + run.describe() + ": " +
+                           run.output.substr(0, run.output.find('\n')));
+    return std::nullopt;
+  }
+  return run.output;
+}
+
+InspectReport inspect_cubin(const std::string& path, const std::string& bytes, const InspectArgs& args) {
+  CubinInfo info;
+  try {
+    info = parse_cubin(bytes);
+  } catch (const CubinError& e) {
+    throw InspectFailure(kExitBadInput, path + ": " + e.what());
+  }
+  InspectReport report;
+  report.subject = path;
+  report.kind = "cubin";
+  report.vendor = "nvidia";
+  report.target = info.arch;
+  char flags[32];
+  std::snprintf(flags, sizeof flags, "0x%x", info.e_flags);
+  report.facts.emplace_back("machine", "190 (EM_CUDA)");
+  report.facts.emplace_back("abi_version", static_cast<int>(info.abi_version));
+  report.facts.emplace_back("e_flags", std::string(flags) + " (" + info.arch + ")");
+  report.notes = info.notes;
+
+  // cuobjdump's figures, when it is installed, take precedence over the ELF reading.
+  std::vector<CuobjdumpUsage> usage;
+  if (const std::string cuobjdump = find_cuobjdump(); !cuobjdump.empty()) {
+    const amdgpu::ToolRun run = amdgpu::run_tool({cuobjdump, "--dump-resource-usage", path}, 120);
+    if (run.succeeded()) usage = parse_cuobjdump_resource_usage(run.output);
+    else report.notes.push_back("cuobjdump --dump-resource-usage " + run.describe());
+    report.facts.emplace_back("resource_source", usage.empty() ? ".nv.info" : "cuobjdump --dump-resource-usage");
+  } else {
+    report.facts.emplace_back("resource_source", ".nv.info (cuobjdump not found)");
+    report.notes.push_back("spill bytes are not recorded in a cubin's .nv.info; ptxas -v (or ktune inspect SPEC) "
+                           "reports them");
+  }
+  const std::int64_t reserved = info.shared_includes_reserved ? 1024 : 0;
+  const analysis::NvidiaArch* arch = nvidia_arch_or_note(info.arch, report);
+  for (const auto& k : info.kernels) {
+    KernelInspection ki;
+    ki.name = k.name;
+    int registers = k.registers.value_or(0);
+    std::int64_t shared = std::max<std::int64_t>(k.shared_section_bytes.value_or(0) - reserved, 0);
+    std::int64_t stack = k.max_stack_bytes.value_or(k.frame_bytes.value_or(0));
+    for (const auto& u : usage) {
+      if (u.name != k.name) continue;
+      if (auto it = u.values.find("REG"); it != u.values.end()) registers = static_cast<int>(it->second);
+      if (auto it = u.values.find("SHARED"); it != u.values.end()) shared = std::max<std::int64_t>(it->second - reserved, 0);
+      if (auto it = u.values.find("STACK"); it != u.values.end()) stack = it->second;
+      if (auto it = u.values.find("LOCAL"); it != u.values.end()) ki.set("local_bytes", it->second);
+    }
+    if (k.registers || !usage.empty()) ki.set("registers", registers);
+    else ki.notes.push_back("register count unknown (no EIATTR_REGCOUNT and no cuobjdump): occupancy assumes 0");
+    ki.set("barriers", k.barriers.value_or(0));
+    ki.set("static_shared_bytes", shared);
+    if (reserved) ki.set("reserved_shared_bytes", reserved);
+    ki.set("stack_frame_bytes", stack);
+    if (k.min_stack_bytes) ki.set("min_stack_bytes", *k.min_stack_bytes);
+    if (k.max_registers) ki.set("max_registers (maxrregcount)", *k.max_registers);
+    if (k.max_threads) ki.set("max_threads (launch bounds)", three_text(*k.max_threads));
+    if (k.required_threads) ki.set("required_threads (reqntid)", three_text(*k.required_threads));
+    if (k.parameter_bytes) ki.set("parameter_bytes", *k.parameter_bytes);
+    ki.set("code_bytes", static_cast<std::int64_t>(k.code_bytes));
+    if (stack > 0) ki.notes.push_back("uses " + std::to_string(stack) + " bytes of stack (local memory) per thread");
+    if (arch) {
+      int threads = args.block;
+      bool assumed = false;
+      if (threads <= 0 && k.required_threads) threads = (*k.required_threads)[0] * (*k.required_threads)[1] * (*k.required_threads)[2];
+      if (threads <= 0 && k.max_threads) threads = (*k.max_threads)[0] * (*k.max_threads)[1] * (*k.max_threads)[2];
+      if (threads <= 0) {
+        threads = 256;
+        assumed = true;
+      }
+      nvidia_occupancy_into(ki, *arch, threads, registers, shared, args.dynamic_shared, k.barriers.value_or(0), assumed);
+    }
+    report.kernels.push_back(std::move(ki));
+  }
+  if (auto sass = sass_of(path, report))
+    lint_into(report, *sass, analysis::IsaDialect::Sass, "cuobjdump -sass", args.expect_matrix);
+  return report;
+}
+
+
+// ---- a configuration of a spec ----------------------------------------------------------------
+
+Config checked_config(const spec::TuningProblem& problem, const InspectArgs& args, InspectReport& report) {
+  Config config = parse_assignments(args.config, "--config");
+  std::string unknown, missing;
+  for (const auto& [name, value] : config) {
+    const bool known = std::any_of(problem.parameters.begin(), problem.parameters.end(),
+                                   [&](const space::Parameter& p) { return p.name == name; });
+    if (!known) unknown += (unknown.empty() ? "" : ", ") + name;
+  }
+  for (const auto& p : problem.parameters)
+    if (!config.count(p.name)) missing += (missing.empty() ? "" : ", ") + p.name;
+  if (!unknown.empty())
+    throw InspectFailure(kExitUsage, "--config names parameters the spec " + problem.spec_path.string() +
+                                         " does not have: " + unknown);
+  if (!missing.empty())
+    throw InspectFailure(kExitUsage, "--config must give every parameter of " + problem.spec_path.string() +
+                                         "; missing: " + missing);
+  try {
+    if (!problem.make_space().contains(config))
+      report.notes.push_back("this configuration is not in the spec's space (a value not listed, or a constraint "
+                             "fails); inspected anyway");
+  } catch (const std::exception& e) {
+    report.notes.push_back(std::string("could not check the configuration against the space: ") + e.what());
+  }
+  return config;
+}
+
+std::vector<std::string> include_dirs_of(const spec::TuningProblem& problem) {
+  std::vector<std::string> dirs;
+  for (const auto& s : problem.sources) {
+    const std::string dir = s.parent_path().string();
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  return dirs;
+}
+
+std::string main_source(const spec::TuningProblem& problem) {
+  if (problem.sources.empty()) throw InspectFailure(kExitBadInput, problem.spec_path.string() + ": the spec names no kernel source");
+  const auto text = read_file(problem.sources.front());
+  if (!text) throw InspectFailure(kExitError, "cannot read kernel source " + problem.sources.front().string());
+  return *text;
+}
+
+InspectReport inspect_spec_cuda(const spec::TuningProblem& problem, const Config& config, const device::LaunchGeometry& g,
+                                InspectReport report, const InspectArgs& args) {
+  std::string target = args.target.empty() ? "sm_90a" : args.target;
+  if (target.rfind("gfx", 0) == 0)
+    throw InspectFailure(kExitUsage, "--target " + target + " is an AMD GPU, but " + problem.spec_path.string() +
+                                         " is a CUDA kernel (use sm_XY)");
+  if (!cuda::nvrtc_arch_number(target) || target.rfind("sm_", 0) != 0)
+    throw InspectFailure(kExitUsage, "--target '" + target + "' is not a CUDA target of the form sm_XY, sm_XYa or sm_XYf");
+  if (args.target.empty()) report.notes.push_back("no --target given: compiled for sm_90a");
+  const auto nvrtc = cuda::NvrtcCompiler::load();
+  if (!nvrtc) throw InspectFailure(kExitUnavailable, "the CUDA compiler (NVRTC) is not available here: " + nvrtc.error);
+  const device::CompileRequest request = tuner::compile_request(problem, config, target);
+  cuda::NvrtcRequest nr;
+  nr.source = main_source(problem);
+  nr.program_name = problem.sources.front().string();
+  nr.arch = target;
+  try {
+    nr.options = device::define_flags(request.defines);
+  } catch (const std::exception& e) {
+    throw InspectFailure(kExitUsage, e.what());
+  }
+  nr.options.insert(nr.options.end(), request.user_flags.begin(), request.user_flags.end());
+  nr.include_paths = include_dirs_of(problem);
+  const std::string expression = "&" + problem.entry;
+  nr.name_expressions = {expression};
+  const cuda::NvrtcResult out = nvrtc->compile(nr);
+  report.target = target;
+  report.facts.emplace_back("compiler", "NVRTC " + nvrtc->version_string());
+  if (!out.ok) throw InspectFailure(kExitError, "compiling " + problem.spec_path.string() + " at " + config_key(config) +
+                                                    " failed: " + out.error + (out.log.empty() ? "" : "\n" + out.log));
+  const std::string lowered = out.lowered_name(expression);
+  const analysis::KernelResourceUsage* usage = out.resources.find(lowered.empty() ? problem.entry : lowered);
+  KernelInspection ki;
+  ki.name = problem.entry;
+  ki.symbol = lowered;
+  if (usage) {
+    ki.set("registers", usage->registers);
+    ki.set("barriers", usage->barriers);
+    ki.set("static_shared_bytes", usage->shared_bytes);
+    ki.set("stack_frame_bytes", usage->stack_frame_bytes);
+    ki.set("spill_store_bytes", usage->spill_store_bytes);
+    ki.set("spill_load_bytes", usage->spill_load_bytes);
+    if (usage->local_bytes) ki.set("local_bytes", usage->local_bytes);
+    if (usage->max_registers_override) ki.set("max_registers", *usage->max_registers_override);
+    if (!usage->warnings.empty()) ki.set("ptxas_warnings", usage->warnings);
+    if (usage->has_spills())
+      ki.notes.push_back("ptxas spilled registers: " + std::to_string(usage->spill_store_bytes) + " bytes stored, " +
+                         std::to_string(usage->spill_load_bytes) + " bytes loaded per thread");
+  } else {
+    ki.notes.push_back("ptxas reported no resource usage for " + problem.entry + ": occupancy assumes 0 registers");
+  }
+  ki.set("cubin_bytes", static_cast<std::int64_t>(out.cubin.size()));
+  const int threads = args.block > 0 ? args.block : static_cast<int>(std::min<std::int64_t>(g.block[0] * g.block[1] * g.block[2], 1 << 30));
+  const std::int64_t dynamic = args.dynamic_shared > 0 ? args.dynamic_shared : g.shared_bytes;
+  if (const analysis::NvidiaArch* arch = nvidia_arch_or_note(target, report))
+    nvidia_occupancy_into(ki, *arch, threads, usage ? usage->registers : 0, usage ? usage->shared_bytes : 0, dynamic,
+                          usage ? usage->barriers : 0, false);
+  report.kernels.push_back(std::move(ki));
+
+  // SASS where cuobjdump exists (what ptxas made: spills, LDG.E.128, HMMA), PTX otherwise.
+  std::optional<std::string> sass;
+  if (!find_cuobjdump().empty() && !out.cubin.empty()) {
+    const fs::path tmp = fs::temp_directory_path() / ("ktune-inspect-" + std::to_string(::getpid()) + ".cubin");
+    if (FILE* f = std::fopen(tmp.c_str(), "wb")) {
+      std::fwrite(out.cubin.data(), 1, out.cubin.size(), f);
+      std::fclose(f);
+      sass = sass_of(tmp.string(), report);
+      std::error_code ec;
+      fs::remove(tmp, ec);
+    }
+  }
+  if (sass) lint_into(report, *sass, analysis::IsaDialect::Sass, "cuobjdump -sass", args.expect_matrix);
+  else lint_into(report, out.ptx, analysis::IsaDialect::Ptx, "PTX from NVRTC", args.expect_matrix);
+  return report;
+}
+
+InspectReport inspect_spec_hip(const spec::TuningProblem& problem, const Config& config, const device::LaunchGeometry& g,
+                               InspectReport report, const InspectArgs& args) {
+  const std::string target = args.target.empty() ? "gfx942" : args.target;
+  if (target.rfind("sm_", 0) == 0 || target.rfind("compute_", 0) == 0)
+    throw InspectFailure(kExitUsage, "--target " + target + " is an NVIDIA GPU, but " + problem.spec_path.string() +
+                                         " is a HIP kernel (use gfx942, gfx90a, gfx950, ...)");
+  const std::string processor = analysis::amdgpu_processor_name(target);
+  if (processor.empty() || !analysis::find_amdgpu_arch(processor))
+    throw InspectFailure(kExitUsage, "--target '" + target + "' is not an AMD GPU ktune knows (gfx908 gfx90a gfx940 "
+                                     "gfx941 gfx942 gfx950, optionally with :sramecc+/-:xnack+/-)");
+  if (args.target.empty()) report.notes.push_back("no --target given: compiled for gfx942");
+  std::string why_not;
+  const auto toolchain = amdgpu::Toolchain::find(target, std::nullopt, &why_not);
+  if (!toolchain) throw InspectFailure(kExitUnavailable, "no LLVM here compiles for " + target + ": " + why_not);
+  amdgpu::CompileRequest request;
+  request.source = main_source(problem);
+  request.language = amdgpu::SourceLanguage::Hip;
+  request.arch = target;
+  const device::CompileRequest generic = tuner::compile_request(problem, config, target);
+  for (const auto& [name, value] : generic.defines)
+    request.defines.emplace_back(name, value.is_bool() ? (value.as_bool() ? "1" : "0") : value.to_string());
+  request.include_paths = include_dirs_of(problem);
+  request.options = problem.flags;
+  request.name = problem.entry;
+  const amdgpu::CompileResult out = toolchain->compile(request);
+  report.target = target;
+  report.facts.emplace_back("compiler", "clang " + toolchain->version_string());
+  if (!out.ok) throw InspectFailure(kExitError, "compiling " + problem.spec_path.string() + " at " + config_key(config) +
+                                                    " for " + target + " failed: " + out.error);
+  InspectArgs with_launch = args;
+  if (with_launch.block <= 0)
+    with_launch.block = static_cast<int>(std::min<std::int64_t>(g.block[0] * g.block[1] * g.block[2], 1 << 30));
+  if (with_launch.dynamic_shared <= 0) with_launch.dynamic_shared = g.shared_bytes;
+  InspectReport object = inspect_amd_assembly(out.asm_path, out.asm_text, with_launch);
+  report.kernels = std::move(object.kernels);
+  report.isa_source = object.isa_source;
+  report.isa_dialect = object.isa_dialect;
+  report.other_findings = std::move(object.other_findings);
+  for (auto& n : object.notes) report.notes.push_back(std::move(n));
+  std::error_code ec;
+  // The compile directory is ktune's own temporary; the user asked for a report, not files.
+  fs::remove_all(fs::path(out.code_object_path).parent_path(), ec);
+  return report;
+}
+
+InspectReport inspect_spec(const std::string& path, const InspectArgs& args) {
+  const spec::TuningProblem problem = spec::load_spec(path, parse_assignments(args.sizes, "--size"));
+  InspectReport report;
+  report.kind = "spec";
+  const Config config = checked_config(problem, args, report);
+  report.subject = path + " " + config_key(config);
+  report.facts.emplace_back("config", config_key(config));
+  const device::LaunchGeometry g = tuner::launch_geometry(problem, config);
+  report.facts.emplace_back("launch", "grid " + std::to_string(g.grid[0]) + "x" + std::to_string(g.grid[1]) + "x" +
+                                          std::to_string(g.grid[2]) + ", block " + std::to_string(g.block[0]) + "x" +
+                                          std::to_string(g.block[1]) + "x" + std::to_string(g.block[2]) + ", " +
+                                          std::to_string(g.shared_bytes) + " dynamic shared bytes");
+  switch (problem.language) {
+    case spec::Language::Cuda: report.vendor = "nvidia"; return inspect_spec_cuda(problem, config, g, std::move(report), args);
+    case spec::Language::Hip: report.vendor = "amdgpu"; return inspect_spec_hip(problem, config, g, std::move(report), args);
+    case spec::Language::Cpp: break;
+  }
+  throw InspectFailure(kExitUsage, path + " is a CPU (C++) kernel: inspect covers GPU kernels (CUDA, HIP)");
+}
+
+// ---- inputs ---------------------------------------------------------------------------------
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+InspectReport inspect_file(const std::string& path, const InspectArgs& args) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InspectFailure(kExitUsage, path + ": no such file");
+  if (fs::is_directory(path, ec)) throw InspectFailure(kExitUsage, path + ": is a directory, not a file");
+  const std::optional<std::string> bytes = read_file(path);
+  if (!bytes) throw InspectFailure(kExitError, path + ": cannot read the file");
+  if (bytes->size() >= 4 && starts_with(*bytes, "\x7f" "ELF")) {
+    if (bytes->size() < 20) throw InspectFailure(kExitBadInput, path + ": truncated ELF header");
+    const auto machine = static_cast<std::uint16_t>(static_cast<unsigned char>((*bytes)[18]) |
+                                                    (static_cast<unsigned char>((*bytes)[19]) << 8));
+    if (machine == 190) return inspect_cubin(path, *bytes, args);
+    if (machine != 224)
+      throw InspectFailure(kExitBadInput, path + ": an ELF file for machine " + std::to_string(machine) +
+                                              ", neither an AMDGPU code object (224) nor a CUDA cubin (190)");
+    try {
+      return inspect_code_object(path, args);
+    } catch (const amdgpu::CodeObjectError& e) {
+      throw InspectFailure(kExitBadInput, e.what());
+    }
+  }
+  if (bytes->find(".amdgpu_metadata") != std::string::npos || bytes->find(".amdhsa_kernel") != std::string::npos)
+    return inspect_amd_assembly(path, *bytes, args);
+  if (path.size() > 5 && (path.ends_with(".yaml") || path.ends_with(".yml")))
+    return inspect_spec(path, args);
+  throw InspectFailure(kExitBadInput, path + ": not an ELF file (AMDGPU code object or CUDA cubin), AMDGPU assembly, "
+                                             "or a spec (.yaml)");
+}
+
+InspectReport inspect_result(const GlobalOptions& global, std::int64_t id, const InspectArgs& args) {
+  const fs::path db_path = database_path(global);
+  std::error_code ec;
+  if (!fs::exists(db_path, ec))
+    throw InspectFailure(kExitUsage, "no tuning database at " + db_path.string() + " (--db PATH or $KTUNE_DB)");
+  db::Database database(db_path, db::OpenOptions{.create_if_missing = false});
+  const auto result = database.result(id);
+  if (!result) throw InspectFailure(kExitUsage, "no result with id " + std::to_string(id) + " in " + db_path.string());
+  const auto device = database.device(result->device_id);
+  const auto kernel = database.kernel(result->kernel_id);
+  InspectReport report;
+  report.subject = "result " + std::to_string(id);
+  report.kind = "result";
+  report.facts.emplace_back("database", db_path.string());
+  report.facts.emplace_back("config", result->config.dump());
+  report.facts.emplace_back("status", std::string(db::to_string(result->status)));
+  if (result->median_s) report.facts.emplace_back("median", format_seconds(*result->median_s));
+  if (device) report.facts.emplace_back("device", device->name + " (" + device->backend + ")");
+  const nlohmann::json& r = result->resources;
+
+  KernelInspection ki;
+  ki.name = kernel ? kernel->name : "kernel";
+  if (r.contains("lowered_name") && r["lowered_name"].is_string()) ki.symbol = r["lowered_name"].get<std::string>();
+  for (const char* key : {"registers", "barriers", "shared_bytes", "local_bytes", "stack_frame_bytes",
+                          "spill_store_bytes", "spill_load_bytes", "cumulative_stack_bytes", "arch", "cubin_bytes",
+                          "artifact_bytes", "vgpr_count", "agpr_count", "sgpr_count", "lds_bytes"}) {
+    if (r.contains(key)) ki.set(key, r[key]);
+  }
+  if (r.contains("ptxas_warnings") && !r["ptxas_warnings"].empty()) ki.set("ptxas_warnings", r["ptxas_warnings"]);
+  if (r.value("spill_store_bytes", 0) > 0 || r.value("spill_load_bytes", 0) > 0)
+    ki.notes.push_back("ptxas spilled registers to local memory");
+
+  if (!device || device->backend != "cuda") {
+    report.vendor = "";
+    report.notes.push_back("result " + std::to_string(id) + " ran on a " + (device ? device->backend : "unknown") +
+                           " device: no GPU occupancy to compute");
+    report.kernels.push_back(std::move(ki));
+    return report;
+  }
+  report.vendor = "nvidia";
+  analysis::NvidiaArch arch;
+  try {
+    arch = cuda::occupancy_arch(cuda::device_properties_from_json(device->properties));
+    report.target = device->properties.value("target", arch.name);
+  } catch (const std::exception& e) {
+    report.notes.push_back(std::string("the device record's properties are not a CUDA device's: ") + e.what());
+    report.kernels.push_back(std::move(ki));
+    return report;
+  }
+  const nlohmann::json occ = r.value("occupancy", nlohmann::json::object());
+  int threads = args.block > 0 ? args.block : occ.value("threads_per_block", 0);
+  const std::int64_t dynamic = args.dynamic_shared > 0 ? args.dynamic_shared : occ.value("dynamic_shared_bytes", std::int64_t{0});
+  const bool assumed = threads <= 0;
+  if (assumed) threads = 256;
+  if (!r.contains("registers")) ki.notes.push_back("the result records no register count: occupancy assumes 0");
+  nvidia_occupancy_into(ki, arch, threads, r.value("registers", 0), r.value("shared_bytes", std::int64_t{0}), dynamic,
+                        r.value("barriers", 0), assumed);
+  ki.occupancy_arch = arch.name + " (from the device record)";
+  report.notes.push_back("ISA checks need the code: run ktune inspect SPEC --config ... or on the cubin");
+  report.kernels.push_back(std::move(ki));
+  return report;
+}
+
+}  // namespace
+
+void add_inspect_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
+  auto args = std::make_shared<InspectArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "inspect", "Registers, shared memory/LDS, spills, occupancy and its limiter, and ISA checks of compiled kernels");
+  cmd->add_option("input", args->input, "A spec (.yaml, with --config), an AMD code object (.hsaco/.o), AMDGPU assembly "
+                                        "(.s) or a CUDA .cubin");
+  cmd->add_option("--result", args->result_id, "Inspect a result of the database by id")->check(CLI::PositiveNumber);
+  cmd->add_option("--config", args->config, "Spec input: a parameter value NAME=VALUE (repeatable; every parameter)");
+  cmd->add_option("--size", args->sizes, "Spec input: override a problem size NAME=VALUE (repeatable)");
+  cmd->add_option("--target", args->target, "Spec input: compile for this GPU (sm_90a, gfx942, gfx950, ...)");
+  cmd->add_option("--block", args->block, "Threads per block/workgroup at launch (default: the spec's launch, the "
+                                          "result's, the kernel's bounds, or 256)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--dynamic-shared", args->dynamic_shared, "Dynamic shared memory / LDS bytes per block at launch")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--expect-matrix", args->expect_matrix, "Matrix kernel: report when no MFMA/HMMA/wgmma is used");
+  cmd->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      try {
+        InspectReport report;
+        if (args->result_id > 0) {
+          if (!args->input.empty()) throw InspectFailure(kExitUsage, "give either --result ID or an input file, not both");
+          report = inspect_result(global, args->result_id, *args);
+        } else if (args->input.empty()) {
+          throw InspectFailure(kExitUsage, "nothing to inspect: give a spec, a code object, a cubin or --result ID");
+        } else {
+          report = inspect_file(args->input, *args);
+        }
+        if (global.json) print_json(analysis::to_json(report));
+        else std::fputs(analysis::format_inspect_text(report).c_str(), stdout);
+        return kExitOk;
+      } catch (const InspectFailure& e) {
+        std::cerr << "ktune inspect: " << e.what() << "\n";
+        return e.code;
+      }
+    };
+  });
+}
+
+}  // namespace ktune::cli
