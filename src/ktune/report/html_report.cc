@@ -21,7 +21,8 @@ body { font-family: sans-serif; margin: 24px auto; max-width: 1180px; color: #22
 h1 { font-size: 1.4em; margin-bottom: 4px; } h2 { font-size: 1.15em; margin-top: 28px; border-bottom: 1px solid #ccc; }
 h3 { font-size: 1em; }
 table { border-collapse: collapse; font-size: 0.88em; margin: 6px 0 12px; }
-td, th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+td, th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
+td { overflow-wrap: anywhere; }
 th { background: #f3f3f3; white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre { font-family: monospace; font-size: 0.92em; }
