@@ -9,7 +9,9 @@
 //   sm90_harness --list-builds          name and defines of every variant (for the build script)
 //   sm90_harness <cubin dir> [--quick]  check (and time) every case
 
+#include <cublasLt.h>
 #include <cuda.h>
+#include <dlfcn.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -22,7 +24,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <type_traits>
 #include <map>
+#include <optional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -59,6 +64,7 @@ struct Variant {
   GeneratedKnobs knobs;
   ProblemTraits traits;  // types, layouts, epilogue (sizes come from the case)
   bool splitk_code = false;
+  bool pingpong = false;  // KT_PINGPONG: not a GeneratedKnobs field (yet); 2 consumers, 1x1 subgroups
 
   std::string name() const {
     const auto& k = knobs;
@@ -66,7 +72,8 @@ struct Variant {
     s << "t" << k.tile_m << "x" << k.tile_n << "x" << k.tile_k << "_w" << k.subgroup_m << "x" << k.subgroup_n << "_s"
       << k.stages << "_p" << k.persistent << "_b" << k.min_blocks_per_sm << "_i" << traits.in_type << "o"
       << traits.out_type << "_" << (traits.a_k_contiguous ? "n" : "t") << (traits.b_k_contiguous ? "t" : "n") << "_c"
-      << traits.reads_c << "b" << traits.bias << "a" << traits.activation << "_sk" << splitk_code;
+      << traits.reads_c << "b" << traits.bias << "a" << traits.activation << "_sk" << splitk_code
+      << (pingpong ? "_pp" : "");
     return s.str();
   }
   std::string defines() const {
@@ -79,6 +86,7 @@ struct Variant {
     std::istringstream lines(ktune::generated::sm90_defines(knobs));
     std::string hash, macro, value;
     while (lines >> hash >> macro >> value) s << " -D" << macro << "=" << value;
+    if (pingpong) s << " -DKT_PINGPONG=1";
     return s.str();
   }
 };
@@ -88,6 +96,29 @@ struct Case {
   std::int64_t m, n, k, batch;
   bool timed;
 };
+
+// sm90_rejects, and for pingpong (which the host path does not know yet) the same question
+// asked of the two-consumer shape it shares registers and threads with.
+std::optional<std::string> rejects(const Variant& v, const ProblemTraits& t) {
+  if (!v.pingpong) return ktune::generated::sm90_rejects(v.knobs, t);
+  if (!v.knobs.persistent || v.knobs.subgroup_m != 1 || v.knobs.subgroup_n != 1)
+    return std::string("pingpong needs persistent and 1x1 subgroups");
+  GeneratedKnobs twin = v.knobs;  // 2 consumers along M, each tile_m rows: same threads, same accumulators
+  twin.tile_m *= 2;
+  twin.subgroup_m = 2;
+  if (auto why = ktune::generated::sm90_rejects(twin, t)) {
+    // the twin's larger A tile may not fit where the real one does; only registers/strides matter
+    if (why->find("shared memory") == std::string::npos && why->find("228 KB") == std::string::npos &&
+        why->find("TMA box") == std::string::npos)
+      return why;
+  }
+  GeneratedKnobs own = v.knobs;
+  own.subgroup_m = 1;
+  if (auto why = ktune::generated::sm90_rejects(own, t)) {
+    if (why->find("accumulators") == std::string::npos) return why;
+  }
+  return std::nullopt;
+}
 
 GeneratedKnobs knobs(int tm, int tn, int tk, int sm, int sn, int stages, bool persistent, int split = 1,
                      int min_blocks = 1, int swizzle = 8) {
@@ -122,10 +153,17 @@ ProblemTraits traits(const char* layout, int in_type = 1, int out_type = 1, bool
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   auto add = [&](GeneratedKnobs k, ProblemTraits t, std::int64_t m, std::int64_t n, std::int64_t kk,
-                 std::int64_t batch = 1, bool timed = false) {
-    Variant v{k, t, k.split_k > 1};
+                 std::int64_t batch = 1, bool timed = false, bool pingpong = false) {
+    Variant v{k, t, k.split_k > 1, pingpong};
     cases.push_back(Case{v, m, n, kk, batch, timed});
   };
+  // Pingpong: every layout, odd sizes, split-K with the full epilogue.
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+    add(knobs(64, 256, 64, 1, 1, 5, true), traits(layout), 1000, 3000, 2000, 1, false, true);
+    add(knobs(128, 128, 64, 1, 1, 6, true), traits(layout), 264, 520, 136, 3, false, true);
+  }
+  add(knobs(64, 256, 64, 1, 1, 5, true, 4), traits("nn", 1, 2, true, true, 2), 1000, 3000, 2000, 2, false, true);
+  add(knobs(128, 128, 64, 1, 1, 6, true, 4), traits("tt", 0, 0, true, true, 1), 264, 520, 1032, 2, false, true);
   const GeneratedKnobs big = knobs(128, 256, 64, 2, 1, 4, false);
   const GeneratedKnobs big_p = knobs(128, 256, 64, 2, 1, 4, true);
   // Every layout, odd sizes, both grid kinds.
@@ -170,6 +208,13 @@ std::vector<Case> all_cases() {
     add(k, traits("nn"), 4096, 4096, 4096, 1, true);
     add(k, traits("nn"), 8192, 8192, 8192, 1, true);
     add(k, traits("nn"), 4096, 14336, 4096, 1, true);
+  }
+  for (const GeneratedKnobs& k : {knobs(64, 256, 64, 1, 1, 5, true), knobs(64, 256, 64, 1, 1, 4, true),
+                                  knobs(128, 128, 64, 1, 1, 6, true), knobs(128, 192, 64, 1, 1, 4, true),
+                                  knobs(64, 256, 64, 1, 1, 5, true, 1, 1, 16)}) {
+    add(k, traits("nn"), 4096, 4096, 4096, 1, true, true);
+    add(k, traits("nn"), 8192, 8192, 8192, 1, true, true);
+    add(k, traits("nn"), 4096, 14336, 4096, 1, true, true);
   }
   add(big_p, traits("nn", 0, 0), 4096, 4096, 4096, 1, true);
   add(big_p, traits("nt"), 4096, 4096, 4096, 1, true);
@@ -277,6 +322,74 @@ __global__ void compare(const void* d, int out_type, const float* ref, long long
   if (bad) atomicAdd(&out->bad, bad);
 }
 
+
+// ---- cuBLASLt, loaded at run time when the machine has it (no static library here) -----------
+
+struct CublasLt {
+  void* library = nullptr;
+  decltype(&cublasLtCreate) create = nullptr;
+  decltype(&cublasLtMatmulDescCreate) desc_create = nullptr;
+  decltype(&cublasLtMatmulDescSetAttribute) desc_set = nullptr;
+  decltype(&cublasLtMatrixLayoutCreate) layout_create = nullptr;
+  decltype(&cublasLtMatmulPreferenceCreate) pref_create = nullptr;
+  decltype(&cublasLtMatmulPreferenceSetAttribute) pref_set = nullptr;
+  decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic = nullptr;
+  decltype(&cublasLtMatmul) matmul = nullptr;
+  cublasLtHandle_t handle = nullptr;
+  void* workspace = nullptr;
+  size_t workspace_bytes = 64ull << 20;
+
+  bool load() {
+    for (const char* name : {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}) {
+      library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (library) break;
+    }
+    if (!library) return false;
+    auto sym = [this](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(library, name));
+      return fn != nullptr;
+    };
+    if (!(sym(create, "cublasLtCreate") && sym(desc_create, "cublasLtMatmulDescCreate") &&
+          sym(desc_set, "cublasLtMatmulDescSetAttribute") && sym(layout_create, "cublasLtMatrixLayoutCreate") &&
+          sym(pref_create, "cublasLtMatmulPreferenceCreate") && sym(pref_set, "cublasLtMatmulPreferenceSetAttribute") &&
+          sym(heuristic, "cublasLtMatmulAlgoGetHeuristic") && sym(matmul, "cublasLtMatmul")))
+      return false;
+    if (create(&handle) != CUBLAS_STATUS_SUCCESS) return false;
+    return cudaMalloc(&workspace, workspace_bytes) == cudaSuccess;
+  }
+
+  // Row-major D (M x N) = A B as the column-major D^T = B^T A^T, cuBLASLt's default (first
+  // heuristic) algorithm. Returns a launcher, or an empty function when cuBLASLt declines.
+  std::function<void()> plan(const ProblemTraits& t, const void* a, const void* b, void* d) {
+    const cudaDataType in = t.in_type == 1 ? CUDA_R_16BF : CUDA_R_16F;
+    const cudaDataType out = t.out_type == 2 ? CUDA_R_32F : (t.out_type == 1 ? CUDA_R_16BF : CUDA_R_16F);
+    cublasLtMatmulDesc_t desc;
+    if (desc_create(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return {};
+    const cublasOperation_t op_first = t.b_k_contiguous ? CUBLAS_OP_T : CUBLAS_OP_N;   // B^T
+    const cublasOperation_t op_second = t.a_k_contiguous ? CUBLAS_OP_N : CUBLAS_OP_T;  // A^T
+    desc_set(desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_first, sizeof op_first);
+    desc_set(desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_second, sizeof op_second);
+    cublasLtMatrixLayout_t la, lb, lc;
+    const std::uint64_t m = t.m, n = t.n, k = t.k;
+    if (t.b_k_contiguous) layout_create(&la, in, k, n, k); else layout_create(&la, in, n, k, n);
+    if (t.a_k_contiguous) layout_create(&lb, in, k, m, k); else layout_create(&lb, in, m, k, m);
+    layout_create(&lc, out, n, m, n);
+    cublasLtMatmulPreference_t pref;
+    pref_create(&pref);
+    pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes, sizeof workspace_bytes);
+    cublasLtMatmulHeuristicResult_t result{};
+    int found = 0;
+    if (heuristic(handle, desc, la, lb, lc, lc, pref, 1, &result, &found) != CUBLAS_STATUS_SUCCESS || found == 0) return {};
+    auto algo = std::make_shared<cublasLtMatmulAlgo_t>(result.algo);
+    return [=, this]() {
+      static const float alpha = 1.0f, beta = 0.0f;
+      const cublasStatus_t status = matmul(handle, desc, &alpha, b, la, a, lb, &beta, d, lc, d, lc, algo.get(), workspace,
+                                           workspace_bytes, nullptr);
+      if (status != CUBLAS_STATUS_SUCCESS) std::printf("cublasLtMatmul failed: %d\n", int(status));
+    };
+  }
+};
+
 // ---- host --------------------------------------------------------------------------------------
 
 // Driver entry points through cudart, so the binary loads without libcuda (--list-builds runs
@@ -349,7 +462,7 @@ int main(int argc, char** argv) {
       t.n = c.n;
       t.k = c.k;
       t.batch = c.batch;
-      if (!ktune::generated::sm90_rejects(c.v.knobs, t)) builds[c.v.name()] = c.v.defines();
+      if (!rejects(c.v, t)) builds[c.v.name()] = c.v.defines();
     }
     for (const auto& [name, defines] : builds) std::printf("%s %s\n", name.c_str(), defines.c_str());
     return 0;
@@ -377,6 +490,10 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaEventCreate(&ev0));
   CHECK_CUDA(cudaEventCreate(&ev1));
 
+  CublasLt cublas;
+  const bool cublas_ok = cublas.load();
+  std::printf("cuBLASLt: %s\n", cublas_ok ? "loaded" : "not available (no comparison)");
+  std::map<std::string, double> cublas_ms;  // problem -> median ms
   std::map<std::string, CUfunction> functions;
   int failures = 0, checked = 0, rejected = 0;
   for (const Case& c : cases) {
@@ -390,7 +507,7 @@ int main(int argc, char** argv) {
     char shape[96];
     std::snprintf(shape, sizeof shape, "%lldx%lldx%lld b%lld", static_cast<long long>(c.m),
                   static_cast<long long>(c.n), static_cast<long long>(c.k), static_cast<long long>(c.batch));
-    if (auto why = ktune::generated::sm90_rejects(c.v.knobs, t)) {
+    if (auto why = rejects(c.v, t)) {
       std::printf("REJECT %-62s %-22s %s\n", name.c_str(), shape, why->c_str());
       ++rejected;
       continue;
@@ -408,11 +525,12 @@ int main(int argc, char** argv) {
       CUmodule module;
       CHECK_CU(driver.module_load_data(&module, cubin.data()));
       CHECK_CU(driver.module_get_function(&fn, module, "ktune_gemm_sm90"));
-      const auto shape_info = ktune::generated::sm90_launch_shape(c.v.knobs);
+      auto shape_info = ktune::generated::sm90_launch_shape(c.v.knobs);
       CHECK_CU(driver.func_set_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shape_info.dynamic_shared_bytes));
       functions[name] = fn;
     }
-    const auto launch = ktune::generated::sm90_launch_shape(c.v.knobs);
+    auto launch = ktune::generated::sm90_launch_shape(c.v.knobs);
+    if (c.v.pingpong) launch.threads = 384;
     const int in_bytes = 2, out_bytes = t.out_type == 2 ? 4 : 2;
     const long long a_elems = c.m * c.k * c.batch, b_elems = c.k * c.n * c.batch, d_elems = c.m * c.n * c.batch;
     Buffers buf;
@@ -509,13 +627,14 @@ int main(int argc, char** argv) {
     if (!ok) ++failures;
     std::printf("%s %-62s %-22s rel_err %.2e nonfinite %llu", ok ? "OK    " : "FAIL  ", name.c_str(), shape, worst,
                 bad_total);
-    if (c.timed && ok) {
-      for (int i = 0; i < 3; ++i) run_once();
+    // Median of 30 launches, each after 256 MB of writes that push A and B out of L2.
+    auto time_median = [&](const std::function<void()>& launch_fn, double& min_ms) {
+      for (int i = 0; i < 3; ++i) launch_fn();
       std::vector<float> ms;
       for (int rep = 0; rep < 30; ++rep) {
         CHECK_CUDA(cudaMemsetAsync(flush, rep & 0xFF, flush_bytes));
         CHECK_CUDA(cudaEventRecord(ev0));
-        run_once();
+        launch_fn();
         CHECK_CUDA(cudaEventRecord(ev1));
         CHECK_CUDA(cudaEventSynchronize(ev1));
         float t_ms = 0;
@@ -523,9 +642,41 @@ int main(int argc, char** argv) {
         ms.push_back(t_ms);
       }
       std::sort(ms.begin(), ms.end());
-      const double median = ms[ms.size() / 2];
-      const double tflops = 2.0 * c.m * c.n * c.k * c.batch / (median * 1e-3) / 1e12;
-      std::printf("  median %.3f ms  %.1f TFLOP/s (min %.3f ms)", median, tflops, ms.front());
+      min_ms = ms.front();
+      return static_cast<double>(ms[ms.size() / 2]);
+    };
+    const double flop = 2.0 * c.m * c.n * c.k * c.batch;
+    if (c.timed && ok) {
+      double min_ms = 0;
+      const double median = time_median(run_once, min_ms);
+      std::printf("  median %.3f ms  %.1f TFLOP/s (min %.3f ms)", median, flop / (median * 1e-3) / 1e12, min_ms);
+      // cuBLASLt on the same operands, once per problem.
+      char key[128];
+      std::snprintf(key, sizeof key, "%s %d%d%d%d", shape, t.in_type, t.out_type, int(t.a_k_contiguous),
+                    int(t.b_k_contiguous));
+      if (cublas_ok && !t.reads_c && !t.bias && t.activation == 0 && c.batch == 1) {
+        auto it = cublas_ms.find(key);
+        if (it == cublas_ms.end()) {
+          std::function<void()> lt = cublas.plan(t, buf.a, buf.b, buf.d);
+          double lt_median = -1;
+          if (lt) {
+            CHECK_CUDA(cudaMemset(buf.d, 0xFF, d_elems * out_bytes));
+            lt();
+            CHECK_CUDA(cudaMemset(cmp, 0, sizeof(CompareResult)));
+            compare<<<1024, 256>>>(buf.d, t.out_type, buf.ref, d_elems, cmp);
+            CompareResult host{};
+            CHECK_CUDA(cudaMemcpy(&host, cmp, sizeof host, cudaMemcpyDeviceToHost));
+            std::printf("\n       cuBLASLt rel_err %.2e nonfinite %llu", host.max_abs_err / std::max(host.max_abs_ref, 1e-20f),
+                        host.bad);
+            double lt_min = 0;
+            lt_median = time_median(lt, lt_min);
+          }
+          it = cublas_ms.emplace(key, lt_median).first;
+        }
+        if (it->second > 0)
+          std::printf("  | cuBLASLt %.3f ms %.1f TFLOP/s -> ratio %.3f", it->second, flop / (it->second * 1e-3) / 1e12,
+                      it->second / median);
+      }
     }
     std::printf("\n");
     std::fflush(stdout);

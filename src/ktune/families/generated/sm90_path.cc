@@ -36,7 +36,8 @@ std::int64_t k_tiles_per_split(const GeneratedKnobs& k, const ProblemTraits& pro
 
 int dynamic_shared_bytes(const GeneratedKnobs& k) {
   const std::int64_t stage = static_cast<std::int64_t>(k.tile_m + k.tile_n) * k.tile_k * 2;
-  const std::int64_t bytes = 1024 + k.stages * stage + 16 * static_cast<std::int64_t>(k.stages) + 16;
+  // alignment slack, stages, full + empty mbarriers, split-K flags, two pingpong order mbarriers
+  const std::int64_t bytes = 1024 + k.stages * stage + 16 * static_cast<std::int64_t>(k.stages) + 16 + 16;
   return static_cast<int>(std::min<std::int64_t>(bytes, 1 << 30));
 }
 

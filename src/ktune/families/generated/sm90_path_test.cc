@@ -111,8 +111,9 @@ TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
 TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
   const LaunchShape shape = sm90_launch_shape(kRecipe);
   EXPECT_EQ(shape.threads, 384);
-  // 1024 alignment slack + 4 stages of (128 + 256) x 64 bf16 + 8 mbarriers + split-K flag.
-  EXPECT_EQ(shape.dynamic_shared_bytes, 1024 + 4 * (128 + 256) * 64 * 2 + 4 * 16 + 16);
+  // 1024 alignment slack + 4 stages of (128 + 256) x 64 bf16 + 8 mbarriers + split-K flags +
+  // 2 order mbarriers.
+  EXPECT_EQ(shape.dynamic_shared_bytes, 1024 + 4 * (128 + 256) * 64 * 2 + 4 * 16 + 16 + 16);
   EXPECT_EQ(shape.cluster, 1);
   EXPECT_EQ(sm90_launch_shape(knobs(128, 128, 128, 1, 1, 3)).threads, 256);
   EXPECT_EQ(sm90_launch_shape(knobs(192, 128, 64, 3, 1, 4)).threads, 512);

@@ -11,7 +11,8 @@
 //   stage s: A tile, then B tile. An operand whose K is contiguous is kept as KT_TILE_K / 64
 //   "K chunks" of rows x 128 bytes (TMA box {64, rows}); an operand whose M or N is contiguous
 //   as (rows / 64) "MN chunks" of KT_TILE_K x 128 bytes (TMA box {64, KT_TILE_K}).
-//   then full[KT_STAGES], empty[KT_STAGES] mbarriers, then one int for split-K.
+//   then full[KT_STAGES], empty[KT_STAGES] mbarriers, 16 bytes of split-K flags, and two
+//   mbarriers ordering the pingpong warpgroups.
 // sm90_path.cc mirrors these sizes (sm90_launch_shape) and the TMA boxes (sm90_encode_tensor_maps).
 //
 // Needs gemm_params.h and gemm_common.cuh before it, and the knob macros KT_TILE_M, KT_TILE_N,
@@ -19,7 +20,19 @@
 #ifndef KTUNE_GEMM_SM90_CUH
 #define KTUNE_GEMM_SM90_CUH
 
+// KT_PINGPONG (persistent only): two consumer warpgroups that each own a whole CTA tile and
+// take alternate work items, so one stores its tile while the other multiplies (CUTLASS's
+// "pingpong" schedule); KT_SUBGROUP_M = KT_SUBGROUP_N = 1 then.
+#ifndef KT_PINGPONG
+#define KT_PINGPONG 0
+#endif
+#if KT_PINGPONG
+#define KT_CONSUMERS 2
+#define KT_STAGE_READERS 1
+#else
 #define KT_CONSUMERS (KT_SUBGROUP_M * KT_SUBGROUP_N)
+#define KT_STAGE_READERS KT_CONSUMERS
+#endif
 #define KT_THREADS (128 * (KT_CONSUMERS + 1))
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
 #define KT_WG_N (KT_TILE_N / KT_SUBGROUP_N)
@@ -72,7 +85,9 @@ static_assert(KT_TILE_N % KT_SUBGROUP_N == 0 && KT_WG_N % 16 == 0 && KT_WG_N <= 
               "KT_TILE_N / KT_SUBGROUP_N: a multiple of 16, at most 256");
 static_assert(KT_B_K_CONTIGUOUS || KT_WG_N % 64 == 0, "N-contiguous B: KT_TILE_N / KT_SUBGROUP_N a multiple of 64");
 static_assert(KT_TILE_M <= 256 && KT_TILE_N <= 256, "TMA boxes hold at most 256 rows");
-static_assert(KT_STAGES >= 1, "KT_STAGES >= 1");
+static_assert(KT_STAGES >= 2, "KT_STAGES >= 2");
+static_assert(!KT_PINGPONG || (KT_PERSISTENT && KT_SUBGROUP_M == 1 && KT_SUBGROUP_N == 1),
+              "KT_PINGPONG needs KT_PERSISTENT and one warpgroup per tile");
 
 // ---- PTX wrappers -------------------------------------------------------------------------
 
@@ -523,13 +538,19 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
   const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
   const kt_u32 full_bars = smem + KT_STAGES * KT_STAGE_BYTES;
   const kt_u32 empty_bars = full_bars + 8 * KT_STAGES;
+  // then 16 bytes of split-K flags, then (pingpong) one "mainloop issued" mbarrier per consumer
+  const kt_u32 order_bars = empty_bars + 8 * KT_STAGES + 16;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) {
     for (int s = 0; s < KT_STAGES; ++s) {
       kt_mbar_init(full_bars + 8 * s, 1);
-      kt_mbar_init(empty_bars + 8 * s, 4 * KT_CONSUMERS);  // one arrival per consumer warp
+      kt_mbar_init(empty_bars + 8 * s, 4 * KT_STAGE_READERS);  // one arrival per reading warp
     }
+#if KT_PINGPONG
+    kt_mbar_init(order_bars, 1);
+    kt_mbar_init(order_bars + 8, 1);
+#endif
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(&p.tma_a)) : "memory");
@@ -597,7 +618,11 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(KT_CONSUMER_REGS));
 #endif
   const int consumer = warpgroup - 1;
+#if KT_PINGPONG
+  const int wg_m = 0, wg_n = 0;
+#else
   const int wg_m = consumer / KT_SUBGROUP_N, wg_n = consumer % KT_SUBGROUP_N;
+#endif
   const int t = static_cast<int>(threadIdx.x) % 128;
   const int warp = t / 32, lane = t % 32;
 
@@ -621,18 +646,33 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
   float acc[KT_M_ATOMS][KT_WG_N / 2];
   int stage = 0;
   kt_u32 phase = 0;
-  for (long long w = work_first; w < work_total; w += work_step) {
+  int local_item = 0;
+  for (long long w = work_first; w < work_total; w += work_step, ++local_item) {
     int tile, split, batch, tile_m, tile_n;
     kt_work_item(p, w, tile, split, batch);
-    kt_tile_coords(p, tile, tile_m, tile_n);
     long long k_begin;
     const int k_tiles = kt_k_range(p, split, k_begin);
+#if KT_PINGPONG
+    if ((local_item & 1) != consumer) {
+      // The other warpgroup's item: its K tiles pass through the ring before our next one.
+      const int advanced = stage + k_tiles;
+      phase ^= static_cast<kt_u32>((advanced / KT_STAGES) & 1);
+      stage = advanced % KT_STAGES;
+      continue;
+    }
+#endif
+    kt_tile_coords(p, tile, tile_m, tile_n);
 
 #pragma unroll
     for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
       for (int r = 0; r < KT_WG_N / 2; ++r) acc[mi][r] = 0.0f;
 
+#if KT_PINGPONG
+    // Start waiting on our stages only once the other warpgroup has passed all of its own (its
+    // previous item): a stage's "full" parity would otherwise alias across laps of the ring.
+    if (local_item > 0) kt_mbar_wait(order_bars + 8 * (consumer ^ 1), static_cast<kt_u32>(((local_item - 1) >> 1) & 1));
+#endif
     int previous_stage = 0;
     for (int kt = 0; kt < k_tiles; ++kt) {
       kt_mbar_wait(full_bars + 8 * stage, phase);
@@ -676,6 +716,9 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
         phase ^= 1u;
       }
     }
+#if KT_PINGPONG
+    if (t == 0) kt_mbar_arrive(order_bars + 8 * consumer);
+#endif
     kt_wgmma_wait<0>();
     if (k_tiles > 0 && lane == 0) kt_mbar_arrive(empty_bars + 8 * previous_stage);
 #pragma unroll
@@ -689,7 +732,17 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
     const long long col0 = static_cast<long long>(tile_n) * KT_TILE_N + wg_n * KT_WG_N + 2 * (lane % 4);
 #if KT_SPLIT_K
     if (p.split_k > 1) {
+#if KT_PINGPONG
+      // Each warpgroup finishes its own tiles: its own barrier and flag.
+      volatile int* splitk_flag =
+          reinterpret_cast<volatile int*>(kt_smem + (empty_bars + 8 * KT_STAGES - smem_raw)) + consumer;
+      const int splitk_barrier = 1 + consumer, splitk_threads = 128;
+      const bool splitk_leader = t == 0;
+#else
       volatile int* splitk_flag = reinterpret_cast<volatile int*>(kt_smem + (empty_bars + 8 * KT_STAGES - smem_raw));
+      const int splitk_barrier = 1, splitk_threads = 128 * KT_CONSUMERS;
+      const bool splitk_leader = t == 0 && consumer == 0;
+#endif
 #pragma unroll
       for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
@@ -697,7 +750,7 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
 #pragma unroll
           for (int h = 0; h < 4; ++h)
             kt_splitk_add(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j + (h & 1), acc[mi][4 * j + h]);
-      const bool last = kt_splitk_arrive(p, batch, tile, 1, 128 * KT_CONSUMERS, t == 0 && consumer == 0, splitk_flag);
+      const bool last = kt_splitk_arrive(p, batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag);
       if (last) {
 #pragma unroll
         for (int mi = 0; mi < KT_M_ATOMS; ++mi)
@@ -716,6 +769,44 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
       continue;
     }
 #endif
+    // Tiles wholly inside D with even row and batch strides: no bounds checks, and one 4- or
+    // 8-byte store per pair from a pointer the compiler can step with immediates.
+    if ((tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n &&
+        ((p.ldd | p.batch_stride_d) & 1) == 0 && (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
+#if KT_OUT_TYPE == 2
+      typedef float2 kt_pair_t;
+#else
+      typedef kt_u32 kt_pair_t;
+#endif
+      const long long ldd = p.ldd;
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
+        const long long i = row0 + mi * 64;
+        char* row_top = static_cast<char*>(p.d) + (batch * p.batch_stride_d + i * ldd + col0) * KT_OUT_BYTES;
+        char* row_bottom = row_top + 8 * ldd * KT_OUT_BYTES;
+#pragma unroll
+        for (int j = 0; j < KT_WG_N / 8; ++j) {
+          const long long jj = col0 + 8 * j;
+          float v[4];
+#pragma unroll
+          for (int h = 0; h < 4; ++h) v[h] = kt_epilogue_value(p, batch, i + (h >> 1) * 8, jj + (h & 1), acc[mi][4 * j + h]);
+#if KT_OUT_TYPE == 2
+          kt_pair_t top, bottom;
+          top.x = v[0];
+          top.y = v[1];
+          bottom.x = v[2];
+          bottom.y = v[3];
+#elif KT_OUT_TYPE == 1
+          const kt_pair_t top = kt_pack_bf16x2(v[0], v[1]), bottom = kt_pack_bf16x2(v[2], v[3]);
+#else
+          const kt_pair_t top = kt_pack_f16x2(v[0], v[1]), bottom = kt_pack_f16x2(v[2], v[3]);
+#endif
+          *reinterpret_cast<kt_pair_t*>(row_top + 8 * j * KT_OUT_BYTES) = top;
+          *reinterpret_cast<kt_pair_t*>(row_bottom + 8 * j * KT_OUT_BYTES) = bottom;
+        }
+      }
+      continue;
+    }
 #pragma unroll
     for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
