@@ -108,7 +108,17 @@ std::vector<AsmLine> normalize_objdump(std::string_view text) {
     int n = 0;
     for (const auto t : targets) label[t] = "L" + std::to_string(n++);
     out.push_back({"<" + sym.name + ">:", sym.source_line});
-    for (const auto& ins : sym.instructions) {
+    // What follows the last s_endpgm is alignment padding (s_nop, s_code_end): an inserted
+    // instruction takes one of its slots, which is no change of the kernel's code.
+    std::size_t end = sym.instructions.size();
+    for (std::size_t i = sym.instructions.size(); i-- > 0;) {
+      const std::string& t = sym.instructions[i].text;
+      if (t == "s_endpgm") break;
+      if (t.rfind("s_nop", 0) == 0 || t == "s_code_end") end = i;
+      else break;
+    }
+    for (std::size_t index = 0; index < end; ++index) {
+      const Instruction& ins = sym.instructions[index];
       if (ins.has_address) {
         if (const auto it = label.find(ins.address); it != label.end()) out.push_back({it->second + ":", 0});
       }
