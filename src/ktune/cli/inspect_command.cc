@@ -515,6 +515,10 @@ InspectReport inspect_file(const std::string& path, const InspectArgs& args) {
   if (fs::is_directory(path, ec)) throw InspectFailure(kExitUsage, path + ": is a directory, not a file");
   const std::optional<std::string> bytes = read_file(path);
   if (!bytes) throw InspectFailure(kExitError, path + ": cannot read the file");
+  const bool is_spec = path.ends_with(".yaml") || path.ends_with(".yml");
+  if (!is_spec && (!args.config.empty() || !args.sizes.empty() || !args.target.empty()))
+    throw InspectFailure(kExitUsage, "--config, --size and --target apply to a spec (.yaml); " + path +
+                                         " is compiled already");
   if (bytes->size() >= 4 && starts_with(*bytes, "\x7f" "ELF")) {
     if (bytes->size() < 20) throw InspectFailure(kExitBadInput, path + ": truncated ELF header");
     const auto machine = static_cast<std::uint16_t>(static_cast<unsigned char>((*bytes)[18]) |
@@ -531,8 +535,7 @@ InspectReport inspect_file(const std::string& path, const InspectArgs& args) {
   }
   if (bytes->find(".amdgpu_metadata") != std::string::npos || bytes->find(".amdhsa_kernel") != std::string::npos)
     return inspect_amd_assembly(path, *bytes, args);
-  if (path.size() > 5 && (path.ends_with(".yaml") || path.ends_with(".yml")))
-    return inspect_spec(path, args);
+  if (is_spec) return inspect_spec(path, args);
   throw InspectFailure(kExitBadInput, path + ": not an ELF file (AMDGPU code object or CUDA cubin), AMDGPU assembly, "
                                              "or a spec (.yaml)");
 }
