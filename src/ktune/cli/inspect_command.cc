@@ -565,13 +565,45 @@ InspectReport inspect_result(const GlobalOptions& global, std::int64_t id, const
   if (r.contains("lowered_name") && r["lowered_name"].is_string()) ki.symbol = r["lowered_name"].get<std::string>();
   for (const char* key : {"registers", "barriers", "shared_bytes", "local_bytes", "stack_frame_bytes",
                           "spill_store_bytes", "spill_load_bytes", "cumulative_stack_bytes", "arch", "cubin_bytes",
-                          "artifact_bytes", "vgpr_count", "agpr_count", "sgpr_count", "lds_bytes"}) {
+                          "artifact_bytes", "vgpr_count", "agpr_count", "sgpr_count", "lds_bytes", "group_segment_fixed_size",
+                          "private_segment_fixed_size", "vgpr_spill_count", "sgpr_spill_count", "max_flat_workgroup_size",
+                          "target"}) {
     if (r.contains(key)) ki.set(key, r[key]);
   }
   if (r.contains("ptxas_warnings") && !r["ptxas_warnings"].empty()) ki.set("ptxas_warnings", r["ptxas_warnings"]);
   if (r.value("spill_store_bytes", 0) > 0 || r.value("spill_load_bytes", 0) > 0)
     ki.notes.push_back("ptxas spilled registers to local memory");
 
+  // AMD results (HIP backend, offline ranking) record the code object's metadata figures.
+  if (r.contains("vgpr_count") && r["vgpr_count"].is_number_integer()) {
+    std::string target = r.value("target", r.value("arch", std::string()));
+    if (target.empty() && device) target = device->properties.value("target", std::string());
+    report.vendor = "amdgpu";
+    report.target = analysis::amdgpu_processor_name(target);
+    const analysis::AmdgpuArch* arch = amd_arch_or_note(report.target, report);
+    if (arch) {
+      analysis::AmdgpuOccupancyInput in;
+      const nlohmann::json occ = r.value("occupancy", nlohmann::json::object());
+      in.workgroup_size = args.block > 0 ? args.block : occ.value("workgroup_size", occ.value("threads_per_block", 0));
+      const bool assumed = in.workgroup_size <= 0;
+      if (assumed) in.workgroup_size = r.value("max_flat_workgroup_size", 256);
+      in.vgprs = r["vgpr_count"].get<int>();
+      in.sgprs = r.value("sgpr_count", 0);
+      in.lds_bytes = r.value("lds_bytes", r.value("group_segment_fixed_size", std::int64_t{0})) +
+                     (args.dynamic_shared > 0 ? args.dynamic_shared : occ.value("dynamic_lds_bytes", std::int64_t{0}));
+      ki.launch = std::to_string(in.workgroup_size) + " threads per workgroup" +
+                  (assumed ? " (assumed; --block sets the launch)" : "") + ", " + std::to_string(in.lds_bytes) +
+                  " LDS bytes";
+      ki.occupancy_arch = arch->name;
+      try {
+        ki.amdgpu_occupancy = analysis::amdgpu_occupancy(*arch, in);
+      } catch (const std::exception& e) {
+        ki.notes.push_back(std::string("occupancy not computed: ") + e.what());
+      }
+    }
+    report.kernels.push_back(std::move(ki));
+    return report;
+  }
   if (!device || device->backend != "cuda") {
     report.vendor = "";
     report.notes.push_back("result " + std::to_string(id) + " ran on a " + (device ? device->backend : "unknown") +

@@ -258,6 +258,30 @@ TEST(InspectCli, ResultUsesRecordedResourcesAndDeviceProperties) {
   EXPECT_EQ(json_of(wide)["kernels"][0]["occupancy"]["active_blocks_per_sm"], 1);
 }
 
+TEST(InspectCli, AmdResultUsesItsMetadataFigures) {
+  const fs::path db_path = temp_dir() / "amd.db";
+  std::int64_t id = 0;
+  {
+    ktune::db::Database db(db_path);
+    const auto device_id = db.upsert_device({0, "offline-gfx942", "hip", "gfx942 (offline)", {{"target", "gfx942"}}});
+    const auto kernel_id = db.upsert_kernel({0, "h", "matmul", "hip", "m.hip"});
+    const auto problem_id = db.upsert_problem({0, "p", "matmul", nlohmann::json::object(), nlohmann::json::object()});
+    ktune::db::ResultRecord r;
+    r.device_id = device_id;
+    r.kernel_id = kernel_id;
+    r.problem_id = problem_id;
+    r.config_key = "T=1";
+    r.resources = {{"vgpr_count", 171}, {"sgpr_count", 40}, {"lds_bytes", 0}, {"max_flat_workgroup_size", 256}};
+    id = db.insert_result(r);
+  }
+  const CliRun run = ktune("--db " + db_path.string() + " inspect --result " + std::to_string(id) + " --json");
+  ASSERT_EQ(run.code, 0) << run.err << run.out;
+  const nlohmann::json k = json_of(run)["kernels"][0];
+  EXPECT_EQ(k["occupancy"]["waves_per_simd_limit"]["vgprs"], 2) << k.dump(1);
+  ASSERT_FALSE(k["hints"].empty());
+  EXPECT_NE(k["hints"][0].get<std::string>().find("3 fewer VGPRs (171 -> 168)"), std::string::npos) << k["hints"];
+}
+
 // ---- cubins (NVRTC, no GPU needed) ------------------------------------------------------------
 
 std::optional<std::string> nvrtc_cubin(const std::string& source, const std::string& arch, std::string* why) {
