@@ -157,6 +157,13 @@ std::vector<Case> all_cases() {
     Variant v{k, t, k.split_k > 1, pingpong};
     cases.push_back(Case{v, m, n, kk, batch, timed});
   };
+  // Staged (shared memory + bulk copy) stores: 3 stages of 128x256 leave room for them.
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+    add(knobs(128, 256, 64, 2, 1, 3, true), traits(layout), 1000, 3000, 2000);
+    add(knobs(128, 256, 64, 2, 1, 3, false), traits(layout), 264, 520, 136, 3);
+  }
+  add(knobs(128, 256, 64, 2, 1, 3, true), traits("nn", 1, 1, true, true, 2), 1000, 3000, 2000, 2);
+  add(knobs(256, 128, 64, 2, 1, 3, true), traits("tn", 0, 0, true, true, 1), 1000, 3000, 2000);
   // Pingpong: every layout, odd sizes, split-K with the full epilogue.
   for (const char* layout : {"nn", "nt", "tn", "tt"}) {
     add(knobs(64, 256, 64, 1, 1, 5, true), traits(layout), 1000, 3000, 2000, 1, false, true);
@@ -197,6 +204,8 @@ std::vector<Case> all_cases() {
       big,
       big_p,
       knobs(128, 256, 64, 2, 1, 3, true),
+      knobs(128, 256, 64, 2, 1, 3, false),
+      knobs(256, 128, 64, 2, 1, 3, true),
       knobs(128, 256, 64, 2, 1, 4, true, 1, 1, 16),
       knobs(256, 128, 64, 2, 1, 4, true),
       knobs(128, 192, 64, 2, 1, 5, true),

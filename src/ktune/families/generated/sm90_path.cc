@@ -38,6 +38,11 @@ int dynamic_shared_bytes(const GeneratedKnobs& k) {
   const std::int64_t stage = static_cast<std::int64_t>(k.tile_m + k.tile_n) * k.tile_k * 2;
   // alignment slack, stages, full + empty mbarriers, split-K flags, two pingpong order mbarriers
   const std::int64_t bytes = 1024 + k.stages * stage + 16 * static_cast<std::int64_t>(k.stages) + 16 + 16;
+  // plus the output staging tile (16-bit rows padded by 16 bytes) whenever it still fits
+  const std::int64_t staging = static_cast<std::int64_t>(k.tile_m) * (k.tile_n * 2 + 16);
+  if (bytes + staging <= kSm90MaxDynamicSharedBytes &&
+      blocks_hint(k) * (bytes + staging + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm)
+    return static_cast<int>(bytes + staging);
   return static_cast<int>(std::min<std::int64_t>(bytes, 1 << 30));
 }
 

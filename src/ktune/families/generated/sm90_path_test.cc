@@ -115,6 +115,16 @@ TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
   // 2 order mbarriers.
   EXPECT_EQ(shape.dynamic_shared_bytes, 1024 + 4 * (128 + 256) * 64 * 2 + 4 * 16 + 16 + 16);
   EXPECT_EQ(shape.cluster, 1);
+  // With 3 stages the output staging tile (128 rows of 256 x 2 + 16 bytes) fits as well.
+  EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 64, 2, 1, 3)).dynamic_shared_bytes,
+            1024 + 3 * (128 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 128 * (256 * 2 + 16));
+  // ...but not where it would cost the second CTA per SM that min_blocks_per_sm asks for.
+  GeneratedKnobs two = knobs(128, 128, 64, 2, 1, 2);
+  two.min_blocks_per_sm = 2;
+  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 2 * (128 + 128) * 64 * 2 + 2 * 16 + 16 + 16 + 128 * 272);
+  two.stages = 3;
+  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 3 * (128 + 128) * 64 * 2 + 3 * 16 + 16 + 16);
+  EXPECT_EQ(why(two, problem(4096, 4096, 4096)), "");
   EXPECT_EQ(sm90_launch_shape(knobs(128, 128, 128, 1, 1, 3)).threads, 256);
   EXPECT_EQ(sm90_launch_shape(knobs(192, 128, 64, 3, 1, 4)).threads, 512);
 }
@@ -335,6 +345,7 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   samples.push_back({knobs(128, 128, 128, 1, 1, 3, true), f16});
   samples.push_back({knobs(256, 192, 64, 2, 1, 4, true), problem(4096, 4096, 4096, "nn")});
   samples.push_back({knobs(64, 256, 64, 1, 2, 4), problem(4096, 4096, 4096, "nt")});
+  samples.push_back({knobs(128, 256, 64, 2, 1, 3, true), problem(4096, 4096, 4096, "nn")});  // staged stores
   samples.push_back({knobs(192, 128, 64, 3, 1, 4, false, 2), problem(4096, 4096, 4096, "tt")});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");

@@ -11,8 +11,8 @@
 //   stage s: A tile, then B tile. An operand whose K is contiguous is kept as KT_TILE_K / 64
 //   "K chunks" of rows x 128 bytes (TMA box {64, rows}); an operand whose M or N is contiguous
 //   as (rows / 64) "MN chunks" of KT_TILE_K x 128 bytes (TMA box {64, KT_TILE_K}).
-//   then full[KT_STAGES], empty[KT_STAGES] mbarriers, 16 bytes of split-K flags, and two
-//   mbarriers ordering the pingpong warpgroups.
+//   then (KT_STAGING) the output staging tile, then full[KT_STAGES], empty[KT_STAGES]
+//   mbarriers, 16 bytes of split-K flags, and two mbarriers ordering the pingpong warpgroups.
 // sm90_path.cc mirrors these sizes (sm90_launch_shape) and the TMA boxes (sm90_encode_tensor_maps).
 //
 // Needs gemm_params.h and gemm_common.cuh before it, and the knob macros KT_TILE_M, KT_TILE_N,
@@ -40,6 +40,19 @@
 #define KT_A_TILE_BYTES (KT_TILE_M * KT_TILE_K * 2)
 #define KT_B_TILE_BYTES (KT_TILE_N * KT_TILE_K * 2)
 #define KT_STAGE_BYTES (KT_A_TILE_BYTES + KT_B_TILE_BYTES)
+// Output staging: when it fits next to the stages, finished 16-bit tiles go through shared
+// memory (rows padded by 16 bytes against bank conflicts) and leave with one bulk copy per row
+// (cp.async.bulk), so the consumers start the next tile while the store drains.
+#define KT_STAGING_ROW_BYTES (KT_TILE_N * 2 + 16)
+#define KT_STAGING_BYTES (KT_TILE_M * KT_STAGING_ROW_BYTES)
+#define KT_SMEM_WITHOUT_STAGING (1024 + KT_STAGES * KT_STAGE_BYTES + 16 * KT_STAGES + 32)
+#if !KT_PINGPONG && KT_SMEM_WITHOUT_STAGING + KT_STAGING_BYTES <= 232448 && \
+    (KT_MIN_BLOCKS > 0 ? KT_MIN_BLOCKS : 1) * (KT_SMEM_WITHOUT_STAGING + KT_STAGING_BYTES + 1024) <= 233472
+#define KT_STAGING 1
+#else
+#define KT_STAGING 0
+#endif
+#define KT_STAGED_STORES (KT_STAGING && KT_OUT_BYTES == 2)
 #if KT_MIN_BLOCKS > 0
 #define KT_BLOCKS_HINT KT_MIN_BLOCKS
 #else
@@ -536,10 +549,13 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
   extern __shared__ __align__(1024) unsigned char kt_smem[];
   const kt_u32 smem_raw = kt_smem_addr(kt_smem);
   const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
-  const kt_u32 full_bars = smem + KT_STAGES * KT_STAGE_BYTES;
+  const kt_u32 staging = smem + KT_STAGES * KT_STAGE_BYTES;
+  const kt_u32 full_bars = staging + KT_STAGING * KT_STAGING_BYTES;
   const kt_u32 empty_bars = full_bars + 8 * KT_STAGES;
-  // then 16 bytes of split-K flags, then (pingpong) one "mainloop issued" mbarrier per consumer
+#if KT_PINGPONG
+  // after 16 bytes of split-K flags: one "mainloop issued" mbarrier per consumer
   const kt_u32 order_bars = empty_bars + 8 * KT_STAGES + 16;
+#endif
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) {
@@ -644,6 +660,9 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
 #endif
 
   float acc[KT_M_ATOMS][KT_WG_N / 2];
+#if KT_STAGED_STORES
+  bool bulk_pending = false;  // this thread has bulk stores reading the staging rows
+#endif
   int stage = 0;
   kt_u32 phase = 0;
   int local_item = 0;
@@ -769,10 +788,54 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
       continue;
     }
 #endif
+    const bool interior =
+        (tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n;
+#if KT_STAGED_STORES
+    if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
+      const int named_barrier = 2 + consumer;  // this warpgroup only; 1 is split-K's
+      if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+      const int piece_row = wg_m * KT_WG_M + warp * 16 + lane / 4;
+      const kt_u32 piece = staging + piece_row * KT_STAGING_ROW_BYTES + (wg_n * KT_WG_N + 2 * (lane % 4)) * 2;
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+        for (int j = 0; j < KT_WG_N / 8; ++j)
+#pragma unroll
+          for (int h = 0; h < 4; h += 2) {
+            const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * j;
+            const float v0 = kt_epilogue_value(p, batch, i, jj, acc[mi][4 * j + h]);
+            const float v1 = kt_epilogue_value(p, batch, i, jj + 1, acc[mi][4 * j + h + 1]);
+#if KT_OUT_TYPE == 1
+            const kt_u32 packed = kt_pack_bf16x2(v0, v1);
+#else
+            const kt_u32 packed = kt_pack_f16x2(v0, v1);
+#endif
+            const kt_u32 at = piece + (mi * 64 + (h >> 1) * 8) * KT_STAGING_ROW_BYTES + 8 * j * 2;
+            asm volatile("st.shared.b32 [%0], %1;" ::"r"(at), "r"(packed) : "memory");
+          }
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+      for (int r = t; r < KT_WG_M; r += 128) {
+        const int row = wg_m * KT_WG_M + r;
+        const kt_u32 src = staging + row * KT_STAGING_ROW_BYTES + wg_n * KT_WG_N * 2;
+        char* dst = static_cast<char*>(p.d) +
+                    (batch * p.batch_stride_d + (static_cast<long long>(tile_m) * KT_TILE_M + row) * p.ldd +
+                     static_cast<long long>(tile_n) * KT_TILE_N + wg_n * KT_WG_N) * KT_OUT_BYTES;
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src),
+                     "n"(KT_WG_N * KT_OUT_BYTES)
+                     : "memory");
+      }
+      if (t < KT_WG_M) {
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        bulk_pending = true;
+      }
+      continue;
+    }
+#endif
     // Tiles wholly inside D with even row and batch strides: no bounds checks, and one 4- or
     // 8-byte store per pair from a pointer the compiler can step with immediates.
-    if ((tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n &&
-        ((p.ldd | p.batch_stride_d) & 1) == 0 && (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
+    if (interior && ((p.ldd | p.batch_stride_d) & 1) == 0 && (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
 #if KT_OUT_TYPE == 2
       typedef float2 kt_pair_t;
 #else
@@ -815,6 +878,9 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
         kt_finish_pair(p, batch, row0 + mi * 64 + 8, col0 + 8 * j, acc[mi][4 * j + 2], acc[mi][4 * j + 3]);
       }
   }
+#if KT_STAGED_STORES
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
 }
 
 #endif  // KTUNE_GEMM_SM90_CUH
