@@ -30,6 +30,8 @@ CONFIGS=(
   "c_tn_v8  |0 2 0 0 0 1 2 1|64 256 32 1 4 3 8"
   "c_tt_v4  |0 0 0 1 0 0 2 1|128 128 32 2 2 4 4"
   "c_nt_v4  |1 2 1 1 0 1 1 1|128 128 64 4 2 3 4"
+  # the epilogue's staging area outgrows the 2-stage ring here
+  "c_nt_v16_thin |0 1 1 1 1 1 2 1|16 256 16 1 4 2 16"
   # timed: plain D = A B, nn
   "t_b_128x256x32_s3 |1 1 1 0 0 0 0 0|128 256 32 2 4 3 16 1"
   "t_b_128x256x32_s4 |1 1 1 0 0 0 0 0|128 256 32 2 4 4 16 1"

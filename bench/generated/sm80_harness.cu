@@ -58,7 +58,7 @@ KtHarnessInstance KT_HARNESS_CAT(kt_harness_instance_, KT_HARNESS_INSTANCE)() {
   info.stages = KT_STAGES;
   info.vector_bytes = KT_VECTOR_BYTES;
   info.threads = KT_THREADS;
-  info.shared_bytes = KT_STAGES * (KT_TILE_M + KT_TILE_N) * KT_TILE_K * 2;
+  info.shared_bytes = KT80_SHARED_BYTES;
   info.timed = KT_HARNESS_TIMED;
   return info;
 }

@@ -45,6 +45,13 @@ int sm80_vector_bytes(const ProblemTraits& problem) {
   return 2;
 }
 
+int sm80_dynamic_shared_bytes(const GeneratedKnobs& knobs) {
+  const int ring = knobs.stages * (knobs.tile_m + knobs.tile_n) * knobs.tile_k * 2;
+  const int warps = knobs.subgroup_m * knobs.subgroup_n;
+  const int scratch = warps * 16 * (knobs.tile_n / std::max(1, knobs.subgroup_n) + 8) * 4;
+  return std::max(ring, scratch);
+}
+
 int sm80_accumulators_per_thread(const GeneratedKnobs& knobs) {
   const int warp_m = knobs.tile_m / std::max(1, knobs.subgroup_m);
   const int warp_n = knobs.tile_n / std::max(1, knobs.subgroup_n);
@@ -116,7 +123,7 @@ std::optional<std::string> sm80_rejects(const GeneratedKnobs& knobs, const Probl
            " leave " + str(cap) + " registers per thread; the " + str(knobs.tile_m / knobs.subgroup_m) + "x" +
            str(knobs.tile_n / knobs.subgroup_n) + " warp tile needs about " + str(needed) + " (it would spill)";
 
-  const std::int64_t shared = static_cast<std::int64_t>(knobs.stages) * (knobs.tile_m + knobs.tile_n) * knobs.tile_k * 2;
+  const std::int64_t shared = sm80_dynamic_shared_bytes(knobs);
   if (shared + kSm80StaticSharedBytes > kSm80MaxDynamicSharedBytes)
     return str(knobs.stages) + " stages of " + str(knobs.tile_m) + "x" + str(knobs.tile_k) + " A and " +
            str(knobs.tile_k) + "x" + str(knobs.tile_n) + " B tiles need " + str(shared) +
@@ -148,7 +155,7 @@ std::optional<std::string> sm80_rejects(const GeneratedKnobs& knobs, const Probl
 LaunchShape sm80_launch_shape(const GeneratedKnobs& knobs, const ProblemTraits& /*problem*/) {
   LaunchShape shape;
   shape.threads = 32 * knobs.subgroup_m * knobs.subgroup_n;
-  shape.dynamic_shared_bytes = knobs.stages * (knobs.tile_m + knobs.tile_n) * knobs.tile_k * 2;
+  shape.dynamic_shared_bytes = sm80_dynamic_shared_bytes(knobs);
   shape.cluster = 1;
   return shape;
 }

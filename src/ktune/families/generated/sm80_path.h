@@ -17,11 +17,21 @@ namespace ktune::generated {
 
 inline constexpr int kSm80MaxDynamicSharedBytes = 232448;  // 227 KB per CTA (sm_90 opt-in maximum)
 inline constexpr int kSm80StaticSharedBytes = 128;         // the split-K "last slice" flag, as ptxas places it
-inline constexpr int kSm80MaxAccumulators = 128;           // fp32 accumulators per thread (64 x 64 warp tile)
+inline constexpr int kSm80MaxAccumulators = 128;           // Dynamic shared memory of the kernel: the larger of the cp.async ring (stages * (tile_m +
+// tile_n) * tile_k * 2 bytes, unpadded: the XOR swizzle needs no padding) and the epilogue's
+// staging area (16 rows of tile_n / subgroup_n + 8 floats per warp), which reuses the ring.
+int sm80_dynamic_shared_bytes(const GeneratedKnobs& knobs);
+
+// fp32 accumulators per thread (64 x 64 warp tile)
 
 // The widest global copy A and B allow: 16, 8, 4 or 2 bytes (the largest of those dividing
 // ab_alignment_bytes; 2 when it is smaller or not a power of two).
 int sm80_vector_bytes(const ProblemTraits& problem);
+
+// Dynamic shared memory of the kernel: the larger of the cp.async ring (stages * (tile_m +
+// tile_n) * tile_k * 2 bytes, unpadded: the XOR swizzle needs no padding) and the epilogue's
+// staging area (16 rows of tile_n / subgroup_n + 8 floats per warp), which reuses the ring.
+int sm80_dynamic_shared_bytes(const GeneratedKnobs& knobs);
 
 // fp32 accumulators per thread: (tile_m / subgroup_m) * (tile_n / subgroup_n) / 32.
 int sm80_accumulators_per_thread(const GeneratedKnobs& knobs);
@@ -32,8 +42,7 @@ int sm80_register_estimate(const GeneratedKnobs& knobs);
 // Why `knobs` cannot run `problem` on this path, or nullopt when it can.
 std::optional<std::string> sm80_rejects(const GeneratedKnobs& knobs, const ProblemTraits& problem);
 
-// threads = 32 * subgroup_m * subgroup_n; dynamic shared memory = stages * (tile_m + tile_n) *
-// tile_k * 2 bytes (one A and one B tile per stage, unpadded: the XOR swizzle needs no padding).
+// threads = 32 * subgroup_m * subgroup_n; dynamic shared memory = sm80_dynamic_shared_bytes.
 LaunchShape sm80_launch_shape(const GeneratedKnobs& knobs, const ProblemTraits& problem);
 
 // "#define KT_TILE_M 128\n..." for the knob macros gemm_sm80.cuh reads: KT_TILE_M/N/K,

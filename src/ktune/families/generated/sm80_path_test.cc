@@ -154,6 +154,13 @@ TEST(Sm80Path, LaunchShapeDefinesAndGrid) {
   EXPECT_EQ(grid[1], 2u);
   EXPECT_EQ(grid[2], 3u);
   EXPECT_EQ(sm80_accumulators_per_thread(k), 64 * 64 / 32);
+
+  // A thin tile with a short ring: the epilogue's staging area (16 rows of 64 + 8 floats per
+  // warp) is the larger part, and the kernel reuses the ring for it.
+  const GeneratedKnobs thin = knobs(16, 256, 16, 1, 4, 2);
+  EXPECT_EQ(sm80_dynamic_shared_bytes(thin), 4 * 16 * (64 + 8) * 4);
+  EXPECT_GT(sm80_dynamic_shared_bytes(thin), 2 * (16 + 256) * 16 * 2);
+  EXPECT_EQ(sm80_launch_shape(thin, p).dynamic_shared_bytes, 18432);
 }
 
 std::string read_kernel_file(const std::string& name) {

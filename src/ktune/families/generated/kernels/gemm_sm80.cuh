@@ -31,6 +31,14 @@
 #define KT80_K_STEPS (KT_TILE_K / 16)
 #define KT80_A_STAGE_BYTES (KT_TILE_M * KT_TILE_K * 2)
 #define KT80_B_STAGE_BYTES (KT_TILE_N * KT_TILE_K * 2)
+#define KT80_RING_BYTES (KT_STAGES * (KT80_A_STAGE_BYTES + KT80_B_STAGE_BYTES))
+// The epilogue reuses the ring: each warp stages 16 rows of its accumulators at a time, rows
+// KT80_WARP_N + 8 floats apart (8 mod 32 words: the float2 writes hit distinct banks).
+#define KT80_SCRATCH_STRIDE (KT80_WARP_N + 8)
+#define KT80_SCRATCH_WARP_BYTES (16 * KT80_SCRATCH_STRIDE * 4)
+#define KT80_SCRATCH_BYTES (KT_THREADS / 32 * KT80_SCRATCH_WARP_BYTES)
+// Dynamic shared memory the kernel needs (sm80_launch_shape mirrors this).
+#define KT80_SHARED_BYTES (KT80_RING_BYTES > KT80_SCRATCH_BYTES ? KT80_RING_BYTES : KT80_SCRATCH_BYTES)
 
 #if KT_THREADS != 32 * KT_SUBGROUP_M * KT_SUBGROUP_N
 #error "KT_THREADS must be 32 * KT_SUBGROUP_M * KT_SUBGROUP_N"
@@ -263,6 +271,42 @@ __device__ __forceinline__ void kt80_mma_step(float (&acc)[KT80_MMAS_M][KT80_MMA
     }
 }
 
+// The epilogue for accumulators (i, j .. j + 3) of a tile: bounds checked here; one 8-byte
+// (16-bit output) or 16-byte (f32) store when all four are inside and the address allows it.
+__device__ __forceinline__ void kt80_finish_quad(const KtuneGemmParams& p, int batch_index, long long i, long long j,
+                                                 float4 acc) {
+  if (i >= p.m || j >= p.n) return;
+  float v[4] = {acc.x, acc.y, acc.z, acc.w};
+#pragma unroll
+  for (int e = 0; e < 4; ++e)
+    if (e == 0 || j + e < p.n) v[e] = kt_epilogue_value(p, batch_index, i, j + e, v[e]);
+  const long long index = batch_index * p.batch_stride_d + i * p.ldd + j;
+  const unsigned long long address = reinterpret_cast<unsigned long long>(p.d) + index * KT_OUT_BYTES;
+  if (j + 3 < p.n && (address & (4 * KT_OUT_BYTES - 1)) == 0) {
+#if KT_OUT_TYPE == 2
+    float4 out;
+    out.x = v[0];
+    out.y = v[1];
+    out.z = v[2];
+    out.w = v[3];
+    *reinterpret_cast<float4*>(static_cast<float*>(p.d) + index) = out;
+#else
+    uint2 out;
+#if KT_OUT_TYPE == 1
+    out.x = kt_pack_bf16x2(v[0], v[1]);
+    out.y = kt_pack_bf16x2(v[2], v[3]);
+#else
+    out.x = kt_pack_f16x2(v[0], v[1]);
+    out.y = kt_pack_f16x2(v[2], v[3]);
+#endif
+    *reinterpret_cast<uint2*>(static_cast<kt_u16*>(p.d) + index) = out;
+#endif
+  } else {
+    kt_store_d2(p, batch_index, i, j, v[0], v[1]);
+    if (j + 2 < p.n) kt_store_d2(p, batch_index, i, j + 2, v[2], v[3]);
+  }
+}
+
 extern "C" __global__ void KT80_LAUNCH_BOUNDS ktune_gemm_sm80(const __grid_constant__ KtuneGemmParams p) {
   extern __shared__ __align__(128) unsigned char kt80_smem[];
   const int tid = static_cast<int>(threadIdx.x);
@@ -415,14 +459,35 @@ extern "C" __global__ void KT80_LAUNCH_BOUNDS ktune_gemm_sm80(const __grid_const
     return;
   }
 #endif
+  // Through shared memory: a warp writes 16 x KT80_WARP_N accumulators, then reads them back
+  // as 4 consecutive columns per lane, so that C, bias and D move in row-contiguous pieces.
+  __syncthreads();  // every warp is done with the ring
+  float* scratch = reinterpret_cast<float*>(kt80_smem + warp * KT80_SCRATCH_WARP_BYTES);
+  const long long warp_row = m0 + warp_m * KT80_WARP_M;
+  const long long warp_col = n0 + warp_n * KT80_WARP_N;
 #pragma unroll
-  for (int mi = 0; mi < KT80_MMAS_M; ++mi)
+  for (int mi = 0; mi < KT80_MMAS_M; ++mi) {
 #pragma unroll
     for (int ni = 0; ni < KT80_MMAS_N; ++ni)
 #pragma unroll
-      for (int half = 0; half < 2; ++half)
-        kt_finish_pair(p, batch_index, row_base + mi * 16 + half * 8, col_base + ni * 8, acc[mi][ni][2 * half],
-                       acc[mi][ni][2 * half + 1]);
+      for (int half = 0; half < 2; ++half) {
+        float2 pair;
+        pair.x = acc[mi][ni][2 * half];
+        pair.y = acc[mi][ni][2 * half + 1];
+        *reinterpret_cast<float2*>(scratch + ((lane >> 2) + half * 8) * KT80_SCRATCH_STRIDE + ni * 8 +
+                                   (lane & 3) * 2) = pair;
+      }
+    __syncwarp();
+#pragma unroll
+    for (int pass = 0; pass < KT80_WARP_N / 8; ++pass) {
+      const int element = pass * 128 + lane * 4;
+      const int row = element / KT80_WARP_N;
+      const int col = element % KT80_WARP_N;
+      const float4 v = *reinterpret_cast<const float4*>(scratch + row * KT80_SCRATCH_STRIDE + col);
+      kt80_finish_quad(p, batch_index, warp_row + mi * 16 + row, warp_col + col, v);
+    }
+    __syncwarp();
+  }
 }
 
 #endif  // KTUNE_GEMM_SM80_CUH
