@@ -119,11 +119,11 @@ TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
   EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 64, 2, 1, 3)).dynamic_shared_bytes,
             1024 + 3 * (128 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 128 * (256 * 2 + 16));
   // ...but not where it would cost the second CTA per SM that min_blocks_per_sm asks for.
-  GeneratedKnobs two = knobs(128, 128, 64, 2, 1, 2);
+  GeneratedKnobs two = knobs(64, 128, 64, 1, 1, 3);
   two.min_blocks_per_sm = 2;
-  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 2 * (128 + 128) * 64 * 2 + 2 * 16 + 16 + 16 + 128 * 272);
-  two.stages = 3;
-  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 3 * (128 + 128) * 64 * 2 + 3 * 16 + 16 + 16);
+  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 3 * (64 + 128) * 64 * 2 + 3 * 16 + 16 + 16 + 64 * 272);
+  two.stages = 4;
+  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 4 * (64 + 128) * 64 * 2 + 4 * 16 + 16 + 16);
   EXPECT_EQ(why(two, problem(4096, 4096, 4096)), "");
   EXPECT_EQ(sm90_launch_shape(knobs(128, 128, 128, 1, 1, 3)).threads, 256);
   EXPECT_EQ(sm90_launch_shape(knobs(192, 128, 64, 3, 1, 4)).threads, 512);
