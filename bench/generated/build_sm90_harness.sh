@@ -11,7 +11,7 @@ kernels="$root/src/ktune/families/generated/kernels"
 mkdir -p "$out/cubins"
 
 "$nvcc" -std=c++20 -O2 -gencode=arch=compute_90a,code=sm_90a -cudart static -I"$root/src" \
-  -o "$out/sm90_harness" "$root/bench/generated/sm90_harness.cu" "$root/src/ktune/families/generated/sm90_path.cc"
+  -o "$out/sm90_harness" "$root/bench/generated/sm90_harness.cu" "$root/src/ktune/families/generated/sm90_path.cc" -ldl
 
 # One translation unit, compiled once per variant with its defines (what the emitter
 # concatenates for NVRTC).
