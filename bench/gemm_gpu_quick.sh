@@ -23,4 +23,4 @@ for shape in "4096 4096 4096 bf16" "64 64 65536 bf16" "1000 3000 2000 f16" "16 4
     echo "tune $shape $run rc=$rc wall=$(echo "$(date +%s.%N) - $start" | bc) s" | tee -a "$OUT/logs/summary.txt"
   done
 done
-tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$OUT/logs/"*.txt
+cp "$OUT/logs/summary.txt" "$OUT/summary.txt"; tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$OUT/logs"
