@@ -142,6 +142,8 @@ Loaded<CudaDriver> CudaDriver::from_library(Loaded<DynamicLibrary> library) {
   resolve(lib, api->cuFuncSetAttribute, {"cuFuncSetAttribute"}, true, missing);
   resolve(lib, api->cuFuncGetParamInfo, {"cuFuncGetParamInfo"}, false, missing);
   resolve(lib, api->cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"}, false, missing);
+  resolve(lib, api->cuMemsetD16, {"cuMemsetD16_v2"}, false, missing);
+  resolve(lib, api->cuMemsetD32, {"cuMemsetD32_v2"}, false, missing);
   resolve(lib, api->cuOccupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"},
           true, missing);
   resolve(lib, api->cuMemGetInfo, {"cuMemGetInfo_v2"}, true, missing);

@@ -153,6 +153,9 @@ struct DriverApi {
   CUresult (*cuMemcpyDtoH)(void* destination, CUdeviceptr source, std::size_t bytes) = nullptr;
   CUresult (*cuMemcpyDtoD)(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes) = nullptr;
   CUresult (*cuMemsetD8)(CUdeviceptr destination, unsigned char value, std::size_t count) = nullptr;
+  // Optional: fills with a 16- or 32-bit pattern (output poisoning without an upload).
+  CUresult (*cuMemsetD16)(CUdeviceptr destination, unsigned short value, std::size_t count) = nullptr;
+  CUresult (*cuMemsetD32)(CUdeviceptr destination, unsigned value, std::size_t count) = nullptr;
   CUresult (*cuMemsetD8Async)(CUdeviceptr destination, unsigned char value, std::size_t count,
                               CUstream stream) = nullptr;
   CUresult (*cuMemHostAlloc)(void** pointer, std::size_t bytes, unsigned flags) = nullptr;

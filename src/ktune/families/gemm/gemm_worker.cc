@@ -158,6 +158,36 @@ struct GemmWorker::State {
                    "cuMemsetD8(split-K counters)");
   }
 
+  // Fills D with the poison pattern: on the device with one memset when the pattern is one
+  // repeated word (every pattern of verify/poison.h is), else by uploading a poisoned copy.
+  // For large outputs the upload used to dominate a warm tuning session.
+  void poison_d() {
+    const std::size_t element = storage_size(problem.out);
+    const std::size_t count = d.bytes() / element;
+    const kc::CUdeviceptr pointer = static_cast<kc::CUdeviceptr>(reinterpret_cast<std::uintptr_t>(d.get()));
+    if (poison.empty()) {
+      poison.resize(std::min<std::size_t>(d.bytes(), 16));
+      poison_output(problem, poison);
+    }
+    context->enter();
+    const auto& api = context->api();
+    if (element == 2 && api.cuMemsetD16 && count > 0) {
+      unsigned short word = 0;
+      std::memcpy(&word, poison.data(), 2);
+      context->check(api.cuMemsetD16(pointer, word, count), "cuMemsetD16(D poison)");
+    } else if (element == 4 && api.cuMemsetD32 && count > 0) {
+      unsigned word = 0;
+      std::memcpy(&word, poison.data(), 4);
+      context->check(api.cuMemsetD32(pointer, word, count), "cuMemsetD32(D poison)");
+    } else if (element == 1 && count > 0) {
+      context->check(api.cuMemsetD8(pointer, static_cast<unsigned char>(poison[0]), count), "cuMemsetD8(D poison)");
+    } else {
+      std::vector<std::byte> full(d.bytes());
+      poison_output(problem, full);
+      d.upload(full, "D (poison)");
+    }
+  }
+
   generated::DeviceOperands generated_operands() {
     return {a.get(), b.get(), c.get(), d.get(), bias.get(), static_cast<float*>(splitk_workspace.get()),
             static_cast<unsigned*>(splitk_counters.get())};
@@ -510,11 +540,7 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
     reply["waves"] = check.waves;
 
     if (request.value("verify", true)) {
-      if (s.poison.empty()) {
-        s.poison.resize(s.d.bytes());
-        poison_output(setup.problem, s.poison);
-      }
-      s.d.upload(s.poison, "D (poison)");
+      s.poison_d();
       s.run_once(algo);
       s.d.download(s.output, "D");
       const GemmCheck result = check_output(setup.problem, s.reference, s.output, {candidate.split_partials()});
@@ -582,15 +608,11 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     reply["launch"] = kernel.attributes();
 
     if (request.value("verify", true)) {
-      if (s.poison.empty()) {
-        s.poison.resize(s.d.bytes());
-        poison_output(setup.problem, s.poison);
-      }
       // Split-K kernels leave their workspace and counters zero for the next launch; a second
       // run on a fresh poison checks that they do.
       const int runs = knobs.split_k > 1 ? 2 : 1;
       for (int run = 0; run < runs; ++run) {
-        s.d.upload(s.poison, "D (poison)");
+        s.poison_d();
         s.context->enter();
         kernel.enqueue(s.context->stream());
         s.context->check(s.context->api().cuStreamSynchronize(s.context->stream()),

@@ -32,7 +32,7 @@ struct GemmSetup {
   ReferenceMode reference = ReferenceMode::Auto;
   std::vector<std::string> families{"cublaslt"};
   cublaslt::EnumerationOptions cublaslt;
-  int generated_max_candidates = 16;  // generated kernels compiled and measured (best model estimates)
+  int generated_max_candidates = 12;  // generated kernels compiled and measured (best model estimates)
 };
 
 nlohmann::json candidates_request(const GemmSetup& setup);

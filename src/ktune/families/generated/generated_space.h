@@ -40,7 +40,7 @@ struct RankedKnobs {
 };
 
 struct SpaceOptions {
-  std::size_t max_candidates = 16;
+  std::size_t max_candidates = 12;
   bool mma_sync = true;  // include the mma.sync path
   bool wgmma = true;     // include the wgmma path (when the device runs sm_90a)
 };
@@ -56,8 +56,9 @@ struct SpaceSummary {
 std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
                                     SpaceSummary* summary = nullptr);
 
-// The candidates to measure: the best estimates, with at most a third from one (path, tile)
-// pair so that a model error cannot hide a whole region, and the best of each path kept.
+// The candidates to measure: the best estimates, with at most a quarter from one (path, tile,
+// split-K) choice so that a model error cannot hide a whole region, and the best of each path
+// kept.
 std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const DeviceTraits& device,
                                            const SpaceOptions& options, SpaceSummary* summary = nullptr);
 
