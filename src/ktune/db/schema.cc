@@ -82,6 +82,20 @@ CREATE INDEX results_by_target ON results (device_id, kernel_id, problem_id, con
 CREATE INDEX results_by_session ON results (session_id);
 CREATE INDEX sessions_by_state ON sessions (state);
 )sql",
+    // 1 -> 2: device ceilings measured by `ktune calibrate` (calibrations.h). Rows are never
+    // replaced: the newest per device is the one in use, older ones stay as history.
+    R"sql(
+CREATE TABLE device_calibrations (
+  id            INTEGER PRIMARY KEY,
+  device_id     INTEGER NOT NULL REFERENCES devices(id),
+  created_at    TEXT NOT NULL,
+  copy_gbps     REAL,
+  fp32_gflops   REAL,
+  tensor_tflops TEXT NOT NULL DEFAULT '{}',
+  method        TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX device_calibrations_by_device ON device_calibrations (device_id, id);
+)sql",
 };
 
 int pragma_int(Connection& connection, std::string_view pragma) {
