@@ -4,6 +4,7 @@
 
 #include "ktune/device/cpu/cpu_backend.h"
 #include "ktune/device/cuda/cuda_backend.h"
+#include "ktune/device/hip/hip_backend.h"
 
 namespace ktune::device {
 namespace {
@@ -18,6 +19,7 @@ const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
       {"cpu", [] { return std::make_unique<cpu::CpuBackend>(); }},
       {"cuda", [] { return std::make_unique<cuda::CudaBackend>(); }},
+      {"hip", [] { return std::make_unique<hip::HipBackend>(); }},
   };
   return list;
 }
