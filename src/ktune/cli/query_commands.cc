@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "ktune/cli/common.h"
+#include "ktune/cli/roofline_view.h"
 #include "ktune/db/database.h"
 #include "ktune/spec/problem.h"
 
@@ -20,17 +21,41 @@ struct QueryArgs {
   std::size_t limit = 0;
 };
 
-void print_results(const std::vector<db::ResultRecord>& results) {
-  std::printf("%6s %7s  %-14s %12s %12s %10s  %s\n", "id", "session", "status", "median", "GFLOP/s", "GB/s", "config");
+// Roofline columns (intensity, fraction of the roof that applies, bound) appear when any row
+// has FLOP/byte counts and a calibrated device.
+void print_results(const std::vector<db::ResultRecord>& results, RooflineLookup& roofline) {
+  bool show_roofline = false, uncalibrated = false;
+  for (const auto& r : results) {
+    if (!r.gflops && !r.gbps) continue;
+    if (roofline.calibration(r.device_id)) show_roofline = true;
+    else uncalibrated = true;
+  }
+  std::printf("%6s %7s  %-14s %12s %12s %10s  ", "id", "session", "status", "median", "GFLOP/s", "GB/s");
+  if (show_roofline) std::printf("%8s %6s %-8s ", "FLOP/B", "roof%", "bound");
+  std::printf("%s\n", "config");
   for (const auto& r : results) {
     char gf[16] = "-", gb[16] = "-";
     if (r.gflops) std::snprintf(gf, sizeof gf, "%.2f", *r.gflops);
     if (r.gbps) std::snprintf(gb, sizeof gb, "%.2f", *r.gbps);
-    std::printf("%6lld %7lld  %-14s %12s %12s %10s  %s%s\n", static_cast<long long>(r.id),
+    std::printf("%6lld %7lld  %-14s %12s %12s %10s  ", static_cast<long long>(r.id),
                 static_cast<long long>(r.session_id), std::string(db::to_string(r.status)).c_str(),
-                r.median_s ? format_seconds(*r.median_s).c_str() : "-", gf, gb, r.config_key.c_str(),
-                r.raced ? "  (raced)" : "");
+                r.median_s ? format_seconds(*r.median_s).c_str() : "-", gf, gb);
+    if (show_roofline) {
+      std::string intensity = "-", fraction = "-", bound = "-";
+      if (auto p = roofline.classify(r)) {
+        if (p->intensity) intensity = format_intensity(*p->intensity);
+        if (p->fraction) {
+          char text[16];
+          std::snprintf(text, sizeof text, "%.0f%%", 100 * *p->fraction);
+          fraction = text;
+        }
+        bound = analysis::bound_name(p->bound);
+      }
+      std::printf("%8s %6s %-8s ", intensity.c_str(), fraction.c_str(), bound.c_str());
+    }
+    std::printf("%s%s\n", r.config_key.c_str(), r.raced ? "  (raced)" : "");
   }
+  if (uncalibrated) std::printf("roofline: some devices have %s\n", kNoCalibration);
 }
 
 db::ResultQuery query_from(const QueryArgs& a) {
@@ -71,6 +96,7 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler) 
       q.only_best_per_problem = true;
       q.status = db::Status::Ok;
       std::vector<db::ResultRecord> results;
+      RooflineLookup roofline(database);
       if (!best->spec.empty()) {
         spec::TuningProblem problem = spec::load_spec(best->spec, parse_assignments(best->sizes, "--size"));
         const std::string kernel_hash = problem.kernel_hash(), problem_hash = problem.problem_hash();
@@ -89,6 +115,7 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler) 
           if (auto d = database.device(r.device_id)) rj["device"] = {{"name", d->name}, {"backend", d->backend}, {"fingerprint", d->fingerprint}};
           if (auto k = database.kernel(r.kernel_id)) rj["kernel"] = k->name;
           if (auto p = database.problem(r.problem_id)) rj["problem"] = {{"name", p->name}, {"sizes", p->sizes}};
+          rj["roofline"] = roofline.to_json(r);
           j.push_back(rj);
         }
         print_json(j);
@@ -100,6 +127,18 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler) 
           std::printf("%s %s on %s: %s  median %s", p ? p->name.c_str() : "?", p ? p->sizes.dump().c_str() : "",
                       d ? d->name.c_str() : "?", r.config_key.c_str(), format_seconds(r.median_s.value_or(0)).c_str());
           if (r.gflops) std::printf("  %.2f GFLOP/s", *r.gflops);
+          if (r.gbps) std::printf("  %.2f GB/s", *r.gbps);
+          if (r.gflops || r.gbps) {
+            if (auto point = roofline.classify(r)) {
+              if (point->intensity) std::printf("  %s FLOP/byte", format_intensity(*point->intensity).c_str());
+              if (point->fraction)
+                std::printf("  %.0f%% of the %s roof", 100 * *point->fraction,
+                            point->roof == "compute" ? point->compute_roof.c_str() : "memory");
+              std::printf("  %s-bound", std::string(analysis::bound_name(point->bound)).c_str());
+            } else {
+              std::printf("  (roofline: %s)", kNoCalibration);
+            }
+          }
           std::printf("\n");
         }
       }
@@ -117,12 +156,17 @@ void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler) 
     handler = [&global, res]() -> int {
       db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
       std::vector<db::ResultRecord> results = database.query(query_from(*res));
+      RooflineLookup roofline(database);
       if (global.json) {
         nlohmann::json j = nlohmann::json::array();
-        for (const auto& r : results) j.push_back(result_to_json(r));
+        for (const auto& r : results) {
+          nlohmann::json rj = result_to_json(r);
+          rj["roofline"] = roofline.to_json(r);
+          j.push_back(rj);
+        }
         print_json(j);
       } else {
-        print_results(results);
+        print_results(results, roofline);
       }
       return kExitOk;
     };
