@@ -40,9 +40,9 @@ struct GemmArgs {
   double workspace_mib = 32;
   std::int64_t seed = 1;
   std::string reference = "auto";
-  double min_time = 0.02;
+  double min_time = 0.01;
   double max_noise = 0.005;
-  int max_samples = 2000;
+  int max_samples = 500;
   double candidate_timeout = 5;
   bool no_racing = false;
   bool no_resume = false;
@@ -633,9 +633,9 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--workspace-mb", args->workspace_mib, "cuBLASLt workspace limit in MiB (default 32)");
   cmd->add_option("--seed", args->seed, "Seed of the random inputs");
   cmd->add_option("--reference", args->reference, "auto, full or sampled fp64 reference (default auto)");
-  cmd->add_option("--min-time", args->min_time, "Measured seconds per candidate before it may stop (default 0.02)");
+  cmd->add_option("--min-time", args->min_time, "Measured seconds per candidate before it may stop (default 0.01)");
   cmd->add_option("--max-noise", args->max_noise, "Relative noise at which a measurement stops (default 0.005)");
-  cmd->add_option("--max-samples", args->max_samples, "Samples per candidate at most (default 2000)");
+  cmd->add_option("--max-samples", args->max_samples, "Samples per candidate at most (default 500)");
   cmd->add_option("--candidate-timeout", args->candidate_timeout, "Seconds of measuring per candidate at most (default 5)");
   cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");
   cmd->add_flag("--no-resume", args->no_resume, "Measure candidates again even if the database has them");

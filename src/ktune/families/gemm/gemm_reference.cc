@@ -313,34 +313,64 @@ GemmCheck check_output(const GemmProblem& p, const GemmReference& reference, std
   // so only elements whose exponent bits are all ones need a closer look (a cheap test on
   // the raw bits; D can have 10^8 elements).
   check.scanned = count;
-  std::optional<GemmCheck::Mismatch> first_scan;
-  auto classify = [&](std::size_t index) {
+  // Per chunk: unwritten and non-finite counts and the first offending index of each kind.
+  struct ScanPart {
+    std::size_t unwritten = 0, non_finite = 0;
+    std::optional<std::size_t> first;  // lowest index that is unwritten or non-finite
+  };
+  auto classify = [&](std::size_t index, ScanPart& part) {
     if (is_unwritten(index)) {
-      ++check.unwritten;
-      if (!first_scan) first_scan = locate(static_cast<std::int64_t>(index), 0, std::nan(""), 0, true);
+      ++part.unwritten;
+    } else if (!std::isfinite(load_value(d.data(), index, p.out))) {
+      ++part.non_finite;
+    } else {
       return;
     }
-    const double v = load_value(d.data(), index, p.out);
-    if (!std::isfinite(v)) {
-      ++check.non_finite;
-      if (!first_scan) first_scan = locate(static_cast<std::int64_t>(index), 0, v, 0, false);
-    }
+    if (!part.first) part.first = index;
   };
-  auto scan_bits = [&](auto word, std::uint64_t exponent_mask) {
-    using Word = decltype(word);
-    for (std::size_t index = 0; index < count; ++index) {
-      Word bits;
-      std::memcpy(&bits, d.data() + index * sizeof(Word), sizeof(Word));
-      if ((static_cast<std::uint64_t>(bits) & exponent_mask) == exponent_mask) classify(index);
+  auto scan_range = [&](std::size_t begin, std::size_t end) {
+    ScanPart part;
+    auto scan_bits = [&](auto word, std::uint64_t exponent_mask) {
+      using Word = decltype(word);
+      for (std::size_t index = begin; index < end; ++index) {
+        Word bits;
+        std::memcpy(&bits, d.data() + index * sizeof(Word), sizeof(Word));
+        if ((static_cast<std::uint64_t>(bits) & exponent_mask) == exponent_mask) classify(index, part);
+      }
+    };
+    switch (p.out) {
+      case Storage::F16: scan_bits(std::uint16_t{}, 0x7C00u); break;
+      case Storage::BF16: scan_bits(std::uint16_t{}, 0x7F80u); break;
+      case Storage::F32: scan_bits(std::uint32_t{}, 0x7F800000u); break;
+      case Storage::F8E4M3:
+        for (std::size_t index = begin; index < end; ++index) classify(index, part);
+        break;
     }
+    return part;
   };
-  switch (p.out) {
-    case Storage::F16: scan_bits(std::uint16_t{}, 0x7C00u); break;
-    case Storage::BF16: scan_bits(std::uint16_t{}, 0x7F80u); break;
-    case Storage::F32: scan_bits(std::uint32_t{}, 0x7F800000u); break;
-    case Storage::F8E4M3:
-      for (std::size_t index = 0; index < count; ++index) classify(index);
-      break;
+  // Large outputs (a tuning session checks 10^8 elements per candidate) are scanned on every
+  // core; the result does not depend on the split.
+  const std::size_t threads =
+      count >= (std::size_t{1} << 22) ? std::max(1u, std::min(16u, std::thread::hardware_concurrency())) : 1;
+  std::vector<ScanPart> parts(threads);
+  if (threads == 1) {
+    parts[0] = scan_range(0, count);
+  } else {
+    std::vector<std::thread> workers;
+    const std::size_t chunk = (count + threads - 1) / threads;
+    for (std::size_t t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] { parts[t] = scan_range(std::min(count, t * chunk), std::min(count, (t + 1) * chunk)); });
+    for (std::thread& w : workers) w.join();
+  }
+  std::optional<GemmCheck::Mismatch> first_scan;
+  for (const ScanPart& part : parts) {
+    check.unwritten += part.unwritten;
+    check.non_finite += part.non_finite;
+    if (part.first && !first_scan) {
+      const bool unwritten = is_unwritten(*part.first);
+      first_scan = locate(static_cast<std::int64_t>(*part.first), 0,
+                          unwritten ? std::nan("") : load_value(d.data(), *part.first, p.out), 0, unwritten);
+    }
   }
 
   const ErrorModel model = error_model(p);

@@ -352,6 +352,24 @@ TEST(GemmCheck, ScanOfALargeOutputIsQuick) {
   EXPECT_TRUE(c.pass) << c.summary();
   std::printf("check of 16M bf16 outputs (%zu sampled): %.3f s\n", c.checked, seconds);
   EXPECT_LT(seconds, 2.0);
+
+  // The scan of an output this large runs on several threads: counts and the first offender
+  // (lowest index) are the same as a sequential scan's, wherever the chunks split.
+  std::vector<std::byte> poisoned(4);
+  poison_output(p, poisoned);
+  const std::size_t late = static_cast<std::size_t>(p.d_offset(0, 4000, 17));
+  const std::size_t early = static_cast<std::size_t>(p.d_offset(0, 900, 5));
+  std::memcpy(d.data() + 2 * late, poisoned.data(), 2);
+  store_value(d.data(), early, p.out, std::numeric_limits<double>::infinity());
+  store_value(d.data(), static_cast<std::size_t>(p.d_offset(0, 2500, 1)), p.out, std::nan(""));
+  const GemmCheck bad = check_output(p, ref, d);
+  EXPECT_FALSE(bad.pass);
+  EXPECT_EQ(bad.unwritten, 1u);
+  EXPECT_EQ(bad.non_finite, 2u);
+  ASSERT_TRUE(bad.first);
+  EXPECT_EQ(bad.first->row, 900);
+  EXPECT_EQ(bad.first->col, 5);
+  EXPECT_FALSE(bad.first->unwritten);
 }
 
 TEST(GemmReference, ThousandCubedTakesSeconds) {
