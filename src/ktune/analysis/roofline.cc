@@ -106,6 +106,8 @@ RooflinePoint classify(const Achieved& achieved, const DeviceCeilings& ceilings,
   if (point.roof == "memory") {
     point.fraction = *achieved.gbps / *ceilings.copy_gbps;
     point.bound = *point.fraction >= saturated ? Bound::Memory : Bound::Latency;
+    // Warm or small inputs come from cache, which is faster than the device-memory copy roof.
+    if (*point.fraction > 1.05) point.note = "above the copy-bandwidth roof: the data is served from cache";
   } else {
     point.fraction = *achieved.gflops / compute->gflops;
     point.bound = *point.fraction >= saturated ? Bound::Compute : Bound::Latency;

@@ -45,6 +45,14 @@ TEST(Roofline, StreamingKernelAtBandwidthIsMemoryBound) {
   EXPECT_EQ(p.bound, Bound::Memory);
 }
 
+TEST(Roofline, CacheResidentDataPassesTheMemoryRoofAndSaysWhy) {
+  const RooflinePoint p = classify({9000.0 / 4, 9000.0}, h200(), "fp32");
+  EXPECT_EQ(p.bound, Bound::Memory);
+  EXPECT_NEAR(*p.fraction, 2.25, 1e-12);
+  EXPECT_NE(p.note.find("served from cache"), std::string::npos);
+  EXPECT_TRUE(classify({3600.0 / 4, 3600.0}, h200(), "fp32").note.empty());
+}
+
 TEST(Roofline, SlowStreamingKernelIsLatencyBound) {
   const RooflinePoint p = classify({100.0 * 2 / 12, 100.0}, h200(), "fp32");
   EXPECT_EQ(p.roof, "memory");

@@ -427,9 +427,20 @@ std::optional<Ceiling> cuda_tensor(gemm::GemmWorker& worker, const CalibrationOp
     nlohmann::json entry = {{"config", candidate.at("candidate").value("config", nlohmann::json())},
                             {"status", reply.value("status", "")}};
     if (reply.value("status", "") == "ok" && reply.contains("measurement")) {
-      const double median = reply.at("measurement").at("stats").at("median").get<double>();
-      entry["median_s"] = median;
-      if (median > 0 && (!best || median < *best)) best = median;
+      const nlohmann::json& m = reply.at("measurement");
+      const double median = m.at("stats").at("median").get<double>();
+      const std::size_t count = m.at("stats").value("count", std::size_t{0});
+      entry["samples"] = count;
+      entry["discarded"] = m.value("discarded_samples", 0);
+      entry["stop"] = m.value("stop", std::string());
+      // Samples taken while the SM clock was throttled (power cap under a long GEMM) are
+      // discarded, as in tuning; a candidate left with none is skipped, not counted as fast.
+      if (count > 0 && median > 0) {
+        entry["median_s"] = median;
+        if (!best || median < *best) best = median;
+      } else {
+        entry["error"] = "no valid samples";
+      }
     } else {
       entry["error"] = reply.value("error", std::string());
     }
