@@ -36,6 +36,7 @@ struct GemmArgs {
   int device = 0;
   int max_candidates = 32;
   int generated_candidates = 12;
+  int refine = 6;
   int heuristics = 8;
   double workspace_mib = 32;
   std::int64_t seed = 1;
@@ -209,6 +210,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   if (args.max_candidates < 1) throw CLI::ValidationError("--max-candidates", "must be at least 1");
   if (args.heuristics < 1) throw CLI::ValidationError("--heuristics", "must be at least 1");
   if (args.generated_candidates < 0) throw CLI::ValidationError("--generated-candidates", "must not be negative");
+  if (args.refine < 0) throw CLI::ValidationError("--refine", "must not be negative");
   if (args.workspace_mib < 0) throw CLI::ValidationError("--workspace-mb", "must not be negative");
   if (args.seed < 0) throw CLI::ValidationError("--seed", "must not be negative");
   measure::Policy policy;
@@ -372,39 +374,71 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     return r;
   };
 
+  auto run_candidate = [&](const nlohmann::json& entry, std::size_t i) {
+    Row row;
+    row.index = i;
+    row.family = entry.at("family").get<std::string>();
+    const nlohmann::json& c = entry.at("candidate");
+    row.config = config_from_json(c.at("config"));
+    row.config_key = config_key(row.config);
+    const int rank = c.value("heuristic_rank", -1);
+    row.source = rank >= 0 ? "heuristic#" + std::to_string(rank) : c.value("source", std::string("enumerated"));
+    FamilyRecord& f = families.at(row.family);
+    auto prior = f.prior.find(row.config_key);
+    if (i > 0 && prior != f.prior.end()) {
+      row.result = prior->second;
+      row.resumed = true;
+      ++update.resumed;
+    } else {
+      if (i == 0 && !quiet && style == report::ProgressStyle::None)
+        std::fprintf(stderr, "measuring the baseline (cuBLAS's default)...\n");
+      row.result = evaluate(entry, row, true, i != 0, i == 0 ? "baseline" : nullptr);
+    }
+    row.stats = tuner::result_stats(row.result);
+    if (row.stats && (!incumbent || row.stats->median < incumbent->median)) incumbent = row.stats;
+    ++update.done;
+    (row.result.status == db::Status::Ok ? update.ok : update.failed)++;
+    update.last_config = short_config(row.config);
+    update.last_status = std::string(db::to_string(row.result.status));
+    update.last_seconds = row.result.median_s;
+    update.best_seconds = incumbent ? std::optional<double>(incumbent->median) : std::nullopt;
+    progress.update(update);
+    rows.push_back(std::move(row));
+  };
+  std::size_t refined = 0;
   try {
     for (std::size_t i = 0; i < listed_candidates.size(); ++i) {
       if (tuner::interrupt_flag().load()) break;
-      const nlohmann::json& entry = listed_candidates[i];
-      Row row;
-      row.index = i;
-      row.family = entry.at("family").get<std::string>();
-      const nlohmann::json& c = entry.at("candidate");
-      row.config = config_from_json(c.at("config"));
-      row.config_key = config_key(row.config);
-      const int rank = c.value("heuristic_rank", -1);
-      row.source = rank >= 0 ? "heuristic#" + std::to_string(rank) : c.value("source", std::string("enumerated"));
-      FamilyRecord& f = families.at(row.family);
-      auto prior = f.prior.find(row.config_key);
-      if (i > 0 && prior != f.prior.end()) {
-        row.result = prior->second;
-        row.resumed = true;
-        ++update.resumed;
-      } else {
-        if (i == 0 && !quiet && style == report::ProgressStyle::None)
-          std::fprintf(stderr, "measuring the baseline (cuBLAS's default)...\n");
-        row.result = evaluate(entry, row, true, i != 0, i == 0 ? "baseline" : nullptr);
+      run_candidate(listed_candidates[i], i);
+    }
+    // 2b. Refinement: the model ranks, the measurements correct it. Generated settings one knob
+    // step from the two fastest measured generated kernels, compiled and measured like the rest.
+    if (args.refine > 0 && families.count("generated") && !tuner::interrupt_flag().load()) {
+      std::vector<const Row*> generated_rows;
+      std::vector<Config> seen;
+      for (const Row& row : rows)
+        if (row.family == "generated") {
+          seen.push_back(row.config);
+          if (row.stats && row.result.status == db::Status::Ok) generated_rows.push_back(&row);
+        }
+      std::stable_sort(generated_rows.begin(), generated_rows.end(),
+                       [](const Row* a, const Row* b) { return a->stats->median < b->stats->median; });
+      std::vector<Config> seeds;
+      for (std::size_t i = 0; i < generated_rows.size() && i < 2; ++i) seeds.push_back(generated_rows[i]->config);
+      if (!seeds.empty()) {
+        const worker::WorkerProcess::Outcome more =
+            worker.call(gemm::refine_request(setup, seeds, seen, static_cast<std::size_t>(args.refine)), 600);
+        if (const auto* reply = std::get_if<nlohmann::json>(&more); reply && reply->contains("candidates")) {
+          update.total = update.total.value_or(0) + reply->at("candidates").size();
+          for (const nlohmann::json& entry : reply->at("candidates")) {
+            if (tuner::interrupt_flag().load()) break;
+            run_candidate(entry, rows.size());
+            ++refined;
+          }
+        } else if (!quiet) {
+          std::fprintf(stderr, "refinement skipped: the worker did not list neighbours\n");
+        }
       }
-      row.stats = tuner::result_stats(row.result);
-      if (row.stats && (!incumbent || row.stats->median < incumbent->median)) incumbent = row.stats;
-      ++update.done;
-      (row.result.status == db::Status::Ok ? update.ok : update.failed)++;
-      update.last_config = short_config(row.config);
-      update.last_status = std::string(db::to_string(row.result.status));
-      update.last_seconds = row.result.median_s;
-      update.best_seconds = incumbent ? std::optional<double>(incumbent->median) : std::nullopt;
-      progress.update(update);
-      rows.push_back(std::move(row));
     }
     progress.finish(update);
   } catch (...) {
@@ -464,6 +498,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                           {"candidates", nlohmann::json::array()},
                           {"pick", pick.to_json()},
                           {"interrupted", interrupted},
+                          {"refined", refined},
                           {"wall_seconds", wall},
                           {"database", database.path().string()}};
     for (const Row& row : rows) {
@@ -583,7 +618,8 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
         std::printf("pick: #%zu %s (%s): %s\n", p.index, p.source.c_str(), short_config(p.config).c_str(), pick.reason.c_str());
       }
     }
-    std::printf("%zu candidates in %.1f s; results in %s", rows.size(), wall, database.path().c_str());
+    std::printf("%zu candidates (%zu from refinement) in %.1f s; results in %s", rows.size(), refined, wall,
+                database.path().c_str());
     for (const auto& [name, f] : families) std::printf(" (session %lld)", static_cast<long long>(f.session));
     std::printf("\n");
   }
@@ -629,6 +665,8 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--max-candidates", args->max_candidates, "Candidates measured, baseline included (default 32)");
   cmd->add_option("--generated-candidates", args->generated_candidates,
                   "Generated kernels compiled and measured, best model estimates first (default 12)");
+  cmd->add_option("--refine", args->refine,
+                  "Generated kernels measured in a second round, one knob step from the two fastest (default 6; 0: none)");
   cmd->add_option("--heuristics", args->heuristics, "cuBLASLt heuristic answers to include (default 8)");
   cmd->add_option("--workspace-mb", args->workspace_mib, "cuBLASLt workspace limit in MiB (default 32)");
   cmd->add_option("--seed", args->seed, "Seed of the random inputs");

@@ -22,6 +22,7 @@ namespace {
 
 constexpr const char* kCandidatesOp = "gemm_candidates";
 constexpr const char* kEvaluateOp = "gemm_evaluate";
+constexpr const char* kRefineOp = "gemm_refine";
 
 std::string bytes_text(std::size_t bytes) {
   char buffer[48];
@@ -385,6 +386,18 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
           {"generated", {{"max_candidates", setup.generated_max_candidates}}}};
 }
 
+nlohmann::json refine_request(const GemmSetup& setup, const std::vector<Config>& seeds, const std::vector<Config>& seen,
+                              std::size_t max_candidates) {
+  nlohmann::json j = candidates_request(setup);
+  j["op"] = kRefineOp;
+  j["seeds"] = nlohmann::json::array();
+  for (const Config& c : seeds) j["seeds"].push_back(config_to_json(c));
+  j["seen"] = nlohmann::json::array();
+  for (const Config& c : seen) j["seen"].push_back(config_to_json(c));
+  j["max_candidates"] = max_candidates;
+  return j;
+}
+
 nlohmann::json evaluate_request(const GemmSetup& setup, const nlohmann::json& candidate, const EvaluateOptions& options) {
   nlohmann::json j = candidates_request(setup);
   j["op"] = kEvaluateOp;
@@ -422,13 +435,22 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
 GemmWorker::GemmWorker() : state_(std::make_unique<State>()) {}
 GemmWorker::~GemmWorker() = default;
 
-bool GemmWorker::handles(const std::string& op) { return op == kCandidatesOp || op == kEvaluateOp; }
+bool GemmWorker::handles(const std::string& op) {
+  return op == kCandidatesOp || op == kEvaluateOp || op == kRefineOp;
+}
 
 nlohmann::json GemmWorker::handle(const nlohmann::json& request) {
   const std::string op = request.value("op", "");
   if (!handles(op)) throw std::invalid_argument("unknown gemm worker operation '" + op + "'");
   const GemmSetup setup = setup_from_request(request);
   if (op == kCandidatesOp) return candidates(setup);
+  if (op == kRefineOp) {
+    try {
+      return refine(setup, request);
+    } catch (const nlohmann::json::exception& e) {
+      throw std::invalid_argument(std::string("malformed gemm_refine request: ") + e.what());
+    }
+  }
   return evaluate(setup, request);
 }
 
@@ -515,13 +537,24 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
                                         : "no candidates requested";
     return info;
   }
+  const nlohmann::json compile = compile_generated(chosen, traits, "model#", candidates);
+  info["available"] = true;
+  info["compile"] = compile;
+  return info;
+}
+
+nlohmann::json GemmWorker::compile_generated(const std::vector<generated::RankedKnobs>& chosen,
+                                             const generated::ProblemTraits& traits, const std::string& source,
+                                             nlohmann::json& candidates) {
+  State& s = *state_;
+  const generated::DeviceTraits device = generated::device_traits(s.context->properties());
   // Compile every candidate now, on all cores, so each evaluation only loads a cubin.
   std::vector<generated::CompileJob> jobs;
   for (const generated::RankedKnobs& r : chosen)
     jobs.push_back({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
                     generated::kernel_symbol(r.knobs.path)});
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<generated::CompiledKernel> compiled = generated::compile_kernels(jobs, nvrtc, s.generated_cache());
+  const std::vector<generated::CompiledKernel> compiled = generated::compile_kernels(jobs, *s.nvrtc, s.generated_cache());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::size_t cached = 0, failed = 0;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
@@ -533,13 +566,31 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
     candidates.push_back({{"family", "generated"},
                           {"candidate",
                            {{"config", config_to_json(generated::to_config(chosen[i].knobs, traits))},
-                            {"source", "model#" + std::to_string(i)},
+                            {"source", source + std::to_string(i)},
                             {"estimate", chosen[i].estimate.to_json()},
                             {"compile", compile}}}});
   }
-  info["available"] = true;
-  info["compile"] = {{"wall_seconds", wall}, {"kernels", chosen.size()}, {"cached", cached}, {"failed", failed}};
-  return info;
+  return {{"wall_seconds", wall}, {"kernels", chosen.size()}, {"cached", cached}, {"failed", failed}};
+}
+
+nlohmann::json GemmWorker::refine(const GemmSetup& setup, const nlohmann::json& request) {
+  State& s = *state_;
+  s.open_device(setup.device);
+  nlohmann::json reply = {{"candidates", nlohmann::json::array()}};
+  if (generated::unsupported_reason(setup.problem) || !s.nvrtc) return reply;
+  const generated::ProblemTraits traits = generated::problem_traits(setup.problem);
+  const generated::DeviceTraits device = generated::device_traits(s.context->properties());
+  auto knobs_of = [](const nlohmann::json& list) {
+    std::vector<generated::GeneratedKnobs> out;
+    for (const nlohmann::json& c : list) out.push_back(generated::knobs_from_config(config_from_json(c)));
+    return out;
+  };
+  const std::vector<generated::GeneratedKnobs> seeds = knobs_of(request.at("seeds"));
+  const std::vector<generated::GeneratedKnobs> seen = knobs_of(request.value("seen", nlohmann::json::array()));
+  const auto chosen =
+      generated::neighbours(seeds, seen, traits, device, request.value("max_candidates", std::size_t{6}));
+  reply["compile"] = compile_generated(chosen, traits, "refine#", reply["candidates"]);
+  return reply;
 }
 
 nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json& request) {

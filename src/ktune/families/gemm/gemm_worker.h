@@ -1,6 +1,7 @@
 #pragma once
 // The worker side of GEMM tuning: what an isolated worker process does for
 //   {"op": "gemm_candidates", ...}  set up the problem on the GPU, list every family's candidates
+//   {"op": "gemm_refine", ...}      more generated candidates around the best measured ones
 //   {"op": "gemm_evaluate", ...}    run one candidate: poison D, run, verify against the fp64
 //                                   reference, then measure (cold L2, CUDA events) with
 //                                   measure::run_measurement
@@ -16,7 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ktune/core/config.h"
 #include "ktune/families/cublaslt/cublaslt_matmul.h"
+#include "ktune/families/generated/generated_space.h"
 #include "ktune/families/gemm/gemm_problem.h"
 #include "ktune/families/gemm/gemm_reference.h"
 #include "ktune/measure/policy.h"
@@ -48,6 +51,11 @@ struct EvaluateOptions {
 // "library_version": ...}).
 nlohmann::json evaluate_request(const GemmSetup& setup, const nlohmann::json& candidate, const EvaluateOptions& options);
 
+// {"op": "gemm_refine"}: generated candidates one knob step from `seeds` (the best measured
+// generated configs), none of `seen`, compiled; the reply has "candidates" like the listing.
+nlohmann::json refine_request(const GemmSetup& setup, const std::vector<Config>& seeds, const std::vector<Config>& seen,
+                              std::size_t max_candidates);
+
 // Throws std::invalid_argument for malformed requests (GemmError for a bad problem).
 GemmSetup setup_from_request(const nlohmann::json& request);
 
@@ -58,7 +66,7 @@ class GemmWorker {
   GemmWorker(const GemmWorker&) = delete;
   GemmWorker& operator=(const GemmWorker&) = delete;
 
-  static bool handles(const std::string& op);  // gemm_candidates, gemm_evaluate
+  static bool handles(const std::string& op);  // gemm_candidates, gemm_refine, gemm_evaluate
   // The worker::Handler for the ops above; anything else throws std::invalid_argument.
   // Failures of the candidate become replies with status "runtime_error"; a poisoned device
   // context (device::ContextPoisoned) propagates: the process must exit.
@@ -73,6 +81,12 @@ class GemmWorker {
   // family's entry of the reply's "families".
   nlohmann::json generated_candidates(const GemmSetup& setup, nlohmann::json& candidates);
   nlohmann::json evaluate_generated(const GemmSetup& setup, const nlohmann::json& request);
+  nlohmann::json refine(const GemmSetup& setup, const nlohmann::json& request);
+  // Compiles `chosen` on all cores and appends them to `candidates` (sources `prefix`0, 1, ...);
+  // returns the compile summary.
+  nlohmann::json compile_generated(const std::vector<generated::RankedKnobs>& chosen,
+                                   const generated::ProblemTraits& traits, const std::string& prefix,
+                                   nlohmann::json& candidates);
   std::unique_ptr<State> state_;
 };
 

@@ -309,4 +309,66 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   return chosen;
 }
 
+std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, const std::vector<GeneratedKnobs>& seen,
+                                    const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates) {
+  const std::vector<int> splits{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+  std::vector<GeneratedKnobs> taken = seen;
+  auto fresh = [&](const GeneratedKnobs& k) {
+    return std::find(taken.begin(), taken.end(), k) == taken.end();
+  };
+  std::vector<std::vector<RankedKnobs>> per_seed;
+  for (const GeneratedKnobs& seed : seeds) {
+    std::vector<GeneratedKnobs> steps;
+    auto step = [&](auto change) {
+      GeneratedKnobs k = seed;
+      change(k);
+      steps.push_back(k);
+    };
+    step([](GeneratedKnobs& k) { k.tile_k *= 2; });
+    step([](GeneratedKnobs& k) { k.tile_k /= 2; });
+    step([](GeneratedKnobs& k) { k.tile_m *= 2; });
+    step([](GeneratedKnobs& k) { k.tile_m /= 2; });
+    step([](GeneratedKnobs& k) { k.tile_n *= 2; });
+    step([](GeneratedKnobs& k) { k.tile_n /= 2; });
+    step([](GeneratedKnobs& k) { k.tile_n = k.tile_n * 3 / 4; });
+    step([](GeneratedKnobs& k) { k.tile_n = k.tile_n * 3 / 2; });
+    step([](GeneratedKnobs& k) { k.stages += 1; });
+    step([](GeneratedKnobs& k) { k.stages -= 1; });
+    step([](GeneratedKnobs& k) { std::swap(k.subgroup_m, k.subgroup_n); });
+    step([](GeneratedKnobs& k) { k.subgroup_m *= 2; });
+    step([](GeneratedKnobs& k) { k.subgroup_n *= 2; });
+    step([](GeneratedKnobs& k) { k.subgroup_m = std::max(1, k.subgroup_m / 2); });
+    step([](GeneratedKnobs& k) { k.subgroup_n = std::max(1, k.subgroup_n / 2); });
+    step([](GeneratedKnobs& k) { k.persistent = !k.persistent; });
+    step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });
+    const auto at = std::find(splits.begin(), splits.end(), seed.split_k);
+    if (at != splits.end() && at != splits.begin()) step([&](GeneratedKnobs& k) { k.split_k = *(at - 1); });
+    if (at != splits.end() && at + 1 != splits.end()) step([&](GeneratedKnobs& k) { k.split_k = *(at + 1); });
+    std::vector<RankedKnobs> ranked;
+    for (const GeneratedKnobs& k : steps) {
+      if (k.tile_m < 16 || k.tile_n < 16 || k.tile_k < 16 || k.stages < 2 || !fresh(k)) continue;
+      if (rejects(k, traits, device)) continue;
+      if (std::find_if(ranked.begin(), ranked.end(), [&](const RankedKnobs& r) { return r.knobs == k; }) != ranked.end())
+        continue;
+      ranked.push_back({k, estimate(k, traits, device)});
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const RankedKnobs& a, const RankedKnobs& b) { return a.estimate.seconds < b.estimate.seconds; });
+    per_seed.push_back(std::move(ranked));
+  }
+  std::vector<RankedKnobs> out;
+  for (std::size_t round = 0; out.size() < max_candidates; ++round) {
+    bool any = false;
+    for (const std::vector<RankedKnobs>& list : per_seed) {
+      if (round >= list.size() || out.size() >= max_candidates) continue;
+      any = true;
+      if (!fresh(list[round].knobs)) continue;
+      taken.push_back(list[round].knobs);
+      out.push_back(list[round]);
+    }
+    if (!any) break;
+  }
+  return out;
+}
+
 }  // namespace ktune::generated

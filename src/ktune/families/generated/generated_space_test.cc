@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "ktune/device/cuda/nvrtc.h"
@@ -163,6 +164,36 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   chosen = select_candidates(problem_traits(make_problem(511, 513, 129, gemm::Precision::F16)), device, {});
   ASSERT_FALSE(chosen.empty());
   for (const RankedKnobs& r : chosen) EXPECT_EQ(r.knobs.path, KernelPath::MmaSync);
+}
+
+TEST(GeneratedSpace, NeighboursAreOneValidStepAwayAndNew) {
+  const DeviceTraits device = h100();
+  const ProblemTraits traits = problem_traits(make_problem(16, 4096, 4096));
+  const std::vector<RankedKnobs> first = select_candidates(traits, device, {});
+  ASSERT_GE(first.size(), 2u);
+  std::vector<GeneratedKnobs> seen;
+  for (const RankedKnobs& r : first) seen.push_back(r.knobs);
+  const std::vector<GeneratedKnobs> seeds{first[0].knobs, first[1].knobs};
+  const std::vector<RankedKnobs> next = neighbours(seeds, seen, traits, device, 6);
+  ASSERT_FALSE(next.empty());
+  EXPECT_LE(next.size(), 6u);
+  for (std::size_t i = 0; i < next.size(); ++i) {
+    const GeneratedKnobs& k = next[i].knobs;
+    EXPECT_FALSE(rejects(k, traits, device).has_value());
+    EXPECT_EQ(std::find(seen.begin(), seen.end(), k), seen.end()) << "already measured";
+    for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(next[j].knobs == k) << "duplicate";
+    // One knob apart from a seed (a split-K step, stages, a tile dimension, ...).
+    int closest = 99;
+    for (const GeneratedKnobs& s : seeds) {
+      const int differences = (s.tile_m != k.tile_m) + (s.tile_n != k.tile_n) + (s.tile_k != k.tile_k) +
+                              (s.stages != k.stages) + (s.split_k != k.split_k) + (s.persistent != k.persistent) +
+                              (s.swizzle_group != k.swizzle_group) + (s.path != k.path) +
+                              ((s.subgroup_m != k.subgroup_m || s.subgroup_n != k.subgroup_n) ? 1 : 0);
+      closest = std::min(closest, differences);
+    }
+    EXPECT_EQ(closest, 1);
+  }
+  EXPECT_TRUE(neighbours({}, seen, traits, device, 6).empty());
 }
 
 TEST(GeneratedEmitter, CandidatesCompileWithNvrtcWithoutSpills) {
