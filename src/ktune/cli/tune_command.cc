@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "ktune/cli/common.h"
+#include "ktune/tuner/offline_tuning.h"
 #include "ktune/tuner/tuner.h"
 
 namespace ktune::cli {
@@ -23,6 +24,11 @@ struct TuneArgs {
   int device = 0;
   std::vector<int> devices;
   std::string progress = "auto";
+  // --offline (AMD targets): compile and rank statically, measure nothing.
+  std::string target;
+  bool offline = false;
+  int top = 10;
+  bool expect_matrix = false;
 };
 
 extern "C" void on_interrupt(int) { tuner::interrupt_flag().store(true); }
@@ -71,6 +77,58 @@ void print_summary(const tuner::TuneSummary& s) {
   std::printf("\n");
 }
 
+int run_offline(const GlobalOptions& global, const TuneArgs& args) {
+  if (args.target.empty()) throw CLI::ValidationError("--offline", "needs --target (gfx942, gfx90a, gfx950, ...)");
+  tuner::OfflineTuneOptions o;
+  o.spec_path = args.spec;
+  o.size_overrides = parse_assignments(args.sizes, "--size");
+  o.target = args.target;
+  o.compile_jobs = args.jobs;
+  if (args.max_evals > 0) o.max_configs = args.max_evals;
+  o.expect_matrix = args.expect_matrix;
+  o.db_path = database_path(global);
+  const tuner::OfflineTuneSummary s = tuner::run_offline_tuning(o);
+  const std::size_t top = static_cast<std::size_t>(std::max(args.top, 0));
+  if (global.json) {
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const auto& c : s.candidates) {
+      nlohmann::json j = {{"config", config_to_json(c.config)}, {"status", db::to_string(c.status)},
+                          {"result_id", c.result_id}};
+      if (c.rank) j["static_rank"] = *c.rank;
+      if (c.assessment) j["static_model"] = device::hip::to_json(*c.assessment);
+      if (!c.error.empty()) j["error"] = c.error;
+      candidates.push_back(std::move(j));
+    }
+    print_json({{"session", s.session_id}, {"offline", true}, {"target", s.target}, {"compiler", s.compiler},
+                {"device", {{"name", s.device.name}, {"fingerprint", s.device.fingerprint}}},
+                {"space_size", s.space_size}, {"by_status", s.by_status}, {"ranking_rule", tuner::kOfflineRankingRule},
+                {"wall_seconds", s.wall_seconds}, {"candidates", candidates}});
+  } else {
+    std::printf("offline ranking for %s (%s), session %lld: %zu configurations compiled in %.1f s\n", s.target.c_str(),
+                s.compiler.c_str(), static_cast<long long>(s.session_id), s.candidates.size(), s.wall_seconds);
+    std::string statuses;
+    for (const auto& [status, n] : s.by_status)
+      statuses += "  " + (status == "skipped" ? std::string("ranked") : status) + " " + std::to_string(n);
+    std::printf("status:%s\n", statuses.c_str());
+    std::printf("NOT MEASURED: %s.\nMeasure the top few on the GPU (ktune bench / ktune tune on the device).\n",
+                tuner::kOfflineRankingRule);
+    std::size_t shown = 0;
+    for (const auto& c : s.candidates) {
+      if (!c.rank || shown >= top) continue;
+      ++shown;
+      std::printf("%4d  %s\n      %s\n", *c.rank, c.config_key.c_str(), c.assessment->why().c_str());
+    }
+    for (const auto& c : s.candidates) {
+      if (c.rank) continue;
+      std::string first_line = c.error.substr(0, c.error.find('\n'));
+      std::printf("   -  %s  %s: %s\n", c.config_key.c_str(), std::string(db::to_string(c.status)).c_str(),
+                  first_line.c_str());
+      if (++shown >= top + 5) break;
+    }
+  }
+  return s.by_status.count("skipped") ? kExitOk : kExitNoValidConfig;
+}
+
 void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   auto args = std::make_shared<TuneArgs>();
   CLI::App* cmd = app.add_subcommand("tune", "Search a spec's tuning space; record every result; report the best");
@@ -86,8 +144,17 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--device", args->device, "Device ordinal within the backend");
   cmd->add_option("--devices", args->devices, "Several devices measured in parallel, one worker each: 0,1")->delimiter(',');
   cmd->add_option("--progress", args->progress, "auto (bar on a terminal, JSON lines otherwise), bar, json, none");
+  cmd->add_option("--target", args->target, "With --offline: the AMD GPU to compile for (gfx942, gfx90a, gfx950)");
+  cmd->add_flag("--offline", args->offline,
+                "Compile every configuration for --target and rank them by a static model (occupancy, spills, ISA "
+                "checks) without a GPU; records no timings");
+  cmd->add_option("--top", args->top, "With --offline: how many ranked configurations to print (default 10)");
+  cmd->add_flag("--expect-matrix", args->expect_matrix, "With --offline: a matrix kernel (no MFMA counts against it)");
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
+      if (args->offline) return run_offline(global, *args);
+      if (!args->target.empty())
+        throw CLI::ValidationError("--target", "is only used with --offline (a measured session compiles for its device)");
       tuner::TuneOptions o;
       o.spec_path = args->spec;
       o.size_overrides = parse_assignments(args->sizes, "--size");

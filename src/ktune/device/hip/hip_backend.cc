@@ -23,7 +23,13 @@ Availability HipBackend::availability() const {
   if (!rt) {
     // Say about hiprtc too, so a user installing ROCm knows everything that is missing.
     const Loaded<kh::Hiprtc>& rtc = compiler_.hiprtc();
-    return {false, rt.error + (rtc ? "" : "\n" + rtc.error) +
+    std::string rtc_note;
+    if (!rtc) {
+      rtc_note = rtc.error.find("not found") != std::string::npos
+                     ? "\nhiprtc not available either: libhiprtc.so not found in the same places ($KTUNE_HIPRTC_PATH)"
+                     : "\n" + rtc.error;
+    }
+    return {false, rt.error + rtc_note +
                        "\n(compiling for AMD targets works without ROCm: ktune tune SPEC --target gfx942 --offline)"};
   }
   try {

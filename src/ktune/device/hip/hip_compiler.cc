@@ -211,7 +211,11 @@ CompileResult HipCompiler::compile_with_llvm(const CompileRequest& request, cons
   for (const auto& d : source_dirs(request)) req.include_paths.push_back(d.string());
   req.options = request.user_flags;
   req.timeout_seconds = options_.timeout_seconds;
-  req.name = "kernel";
+  // The source's own stem, so that diagnostics say matmul.hip:35, not kernel.hip:35.
+  req.name = request.sources.front().stem().string();
+  if (req.name.empty() || req.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+                              std::string::npos)
+    req.name = "kernel";
   fs::path work;
   try {
     work = cache_.temporary_path(".d");
