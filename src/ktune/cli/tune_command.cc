@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ktune/analysis/occupancy_amdgpu.h"
 #include "ktune/cli/common.h"
 #include "ktune/tuner/offline_tuning.h"
 #include "ktune/tuner/tuner.h"
@@ -79,6 +80,9 @@ void print_summary(const tuner::TuneSummary& s) {
 
 int run_offline(const GlobalOptions& global, const TuneArgs& args) {
   if (args.target.empty()) throw CLI::ValidationError("--offline", "needs --target (gfx942, gfx90a, gfx950, ...)");
+  if (!analysis::find_amdgpu_arch(analysis::amdgpu_processor_name(args.target)))
+    throw CLI::ValidationError("--target", "'" + args.target + "' is not an AMD GPU ktune knows (gfx908 gfx90a gfx940 "
+                                           "gfx941 gfx942 gfx950, optionally with :sramecc+/-:xnack+/-)");
   tuner::OfflineTuneOptions o;
   o.spec_path = args.spec;
   o.size_overrides = parse_assignments(args.sizes, "--size");

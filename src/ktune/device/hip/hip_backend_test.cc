@@ -230,6 +230,8 @@ TEST_F(HipOfflineCompile, ErrorsAreResults) {
   const CompileResult r = backend_->compiler().compile(matmul_request(bad));
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(contains(r.log, "the thread tile must divide")) << r.log;
+  EXPECT_TRUE(contains(r.log, (fs::path(KTUNE_SOURCE_DIR) / "examples/hip/matmul/matmul.hip").string() + ":"))
+      << "diagnostics name the user's file: " << r.log;
 
   CompileRequest no_target = matmul_request({});
   no_target.target = "";

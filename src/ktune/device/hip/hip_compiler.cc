@@ -233,6 +233,13 @@ CompileResult HipCompiler::compile_with_llvm(const CompileRequest& request, cons
     cleanup();
     std::string log = out.error;
     if (!out.log.empty() && out.log != out.error) log += "\n" + out.log;
+    // Diagnostics name the copy in the compile directory; point them at the user's file.
+    if (!out.source_path.empty()) {
+      const std::string original = fs::absolute(request.sources.front()).string();
+      for (std::size_t pos = log.find(out.source_path); pos != std::string::npos;
+           pos = log.find(out.source_path, pos + original.size()))
+        log.replace(pos, out.source_path.size(), original);
+    }
     return failure(log);
   }
   CompileResult r;
