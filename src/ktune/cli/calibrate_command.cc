@@ -115,6 +115,9 @@ int run(const GlobalOptions& global, const CalibrateArgs& args) {
   options.backend = resolve_backend(args.backend);
   options.device = args.device;
   options.tensor_maths = split_list(args.tensor);
+  for (const std::string& math : options.tensor_maths)
+    if (math != "bf16" && math != "f16" && math != "tf32" && math != "fp8")
+      throw CLI::ValidationError("--tensor", "unknown tensor math '" + math + "' (bf16, f16, tf32, fp8)");
   options.gemm_size = args.gemm_size;
   options.max_seconds_per_ceiling = args.max_seconds;
   if (!global.json) options.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };

@@ -192,6 +192,9 @@ TEST_F(CalibrateCommand, ShowWithoutCalibrationSaysWhatToDo) {
   EXPECT_NE(none.out.find("no calibration: run ktune calibrate"), std::string::npos) << none.out;
   ShellResult bad = ktune("calibrate --backend hip");
   EXPECT_EQ(bad.code, 2) << bad.err;
+  ShellResult bad_math = ktune("calibrate --backend cpu --tensor bf17");
+  EXPECT_EQ(bad_math.code, 2) << bad_math.err;
+  EXPECT_NE(bad_math.err.find("unknown tensor math 'bf17'"), std::string::npos) << bad_math.err;
 }
 
 }  // namespace
