@@ -1,5 +1,7 @@
 // ktune tune SPEC: search the spec's space, record every result, report the best.
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -91,7 +93,13 @@ int run_offline(const GlobalOptions& global, const TuneArgs& args) {
   if (args.max_evals > 0) o.max_configs = args.max_evals;
   o.expect_matrix = args.expect_matrix;
   o.db_path = database_path(global);
+  const bool show_progress = !global.json && ::isatty(2);
+  if (show_progress)
+    o.on_compiled = [](std::size_t done, std::size_t total) {
+      if (done == total || done % 8 == 0) std::fprintf(stderr, "\rcompiling %zu/%zu", done, total);
+    };
   const tuner::OfflineTuneSummary s = tuner::run_offline_tuning(o);
+  if (show_progress) std::fprintf(stderr, "\n");
   const std::size_t top = static_cast<std::size_t>(std::max(args.top, 0));
   if (global.json) {
     nlohmann::json candidates = nlohmann::json::array();

@@ -92,7 +92,9 @@ OfflineTuneSummary run_offline_tuning(const OfflineTuneOptions& options) {
     job.started_unix = now_unix();
     job.compiled = pool.submit([&compiler, request] { return compiler.compile(request); });
   }
-  for (auto& job : jobs) {
+  for (std::size_t done = 0; done < jobs.size(); ++done) {
+    if (options.on_compiled && done > 0) options.on_compiled(done, jobs.size());
+    Job& job = jobs[done];
     if (!job.compiled.valid()) continue;
     job.result = job.compiled.get();
     if (!job.result.ok) {
@@ -108,6 +110,8 @@ OfflineTuneSummary run_offline_tuning(const OfflineTuneOptions& options) {
       job.candidate.error = job.candidate.assessment->not_launchable_reason;
     }
   }
+
+  if (options.on_compiled) options.on_compiled(jobs.size(), jobs.size());
 
   // Rank the launchable ones; stable, so ties keep the space's order.
   std::vector<std::size_t> order;

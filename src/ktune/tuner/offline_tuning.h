@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,6 +35,8 @@ struct OfflineTuneOptions {
   std::filesystem::path db_path;                // "" -> Database::default_path()
   std::filesystem::path cache_directory;        // "" -> the HIP compiler's default
   std::optional<int> llvm_major;
+  // Called from the calling thread as compiles finish (done of total), e.g. for a progress line.
+  std::function<void(std::size_t done, std::size_t total)> on_compiled;
 };
 
 struct OfflineCandidate {
