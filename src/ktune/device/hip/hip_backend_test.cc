@@ -15,6 +15,7 @@
 #include "ktune/device/hip/hiprtc.h"
 #include "ktune/device/hip/static_rank.h"
 #include "ktune/device/registry.h"
+#include "ktune/spec/problem.h"
 
 namespace ktune::device::hip {
 namespace {
@@ -197,6 +198,35 @@ TEST_F(HipOfflineCompile, ExampleMatmulForGfx942ThroughTheBackend) {
   // More threads than the kernel's __launch_bounds__ cannot launch.
   g.block = {512, 1, 1};
   EXPECT_FALSE(backend_->screen(0, r, g).launchable);
+}
+
+TEST_F(HipOfflineCompile, ExampleSpecConfigsThroughTheRegisteredBackend) {
+  // What the tuner does with `kernel.language: hip`: the registry's "hip" backend compiles the
+  // spec's kernel with the configuration as defines (first, middle and last of the space).
+  const spec::TuningProblem problem =
+      spec::load_spec(fs::path(KTUNE_SOURCE_DIR) / "examples/hip/matmul/matmul.yaml");
+  ASSERT_EQ(problem.language, spec::Language::Hip);
+  const space::SearchSpace space = problem.make_space();
+  ASSERT_GT(space.size(), 100u);
+  ScopedEnv cache_env("KTUNE_CACHE_DIR", cache_.string());
+  auto backend = make_backend("hip");
+  for (std::uint64_t index : {std::uint64_t{0}, space.size() / 2, space.size() - 1}) {
+    const Config config = space.at(index);
+    CompileRequest request;
+    request.entry = problem.entry;
+    request.sources = problem.sources;
+    request.defines = config;
+    request.user_flags = problem.flags;
+    request.target = "gfx942";
+    const CompileResult r = backend->compiler().compile(request);
+    ASSERT_TRUE(r.ok) << config_key(config) << ": " << r.log;
+    EXPECT_EQ(r.resources["lds_bytes"].get<std::int64_t>(),
+              config.at("BK").as_int() * (config.at("BM").as_int() + config.at("BN").as_int()) * 4)
+        << config_key(config);
+    EXPECT_EQ(r.resources["max_flat_workgroup_size"].get<std::int64_t>(),
+              config.at("BM").as_int() / config.at("TM").as_int() * (config.at("BN").as_int() / config.at("TN").as_int()));
+    EXPECT_EQ(amdgpu::read_code_object(r.artifact.string()).elf.processor, "gfx942");
+  }
 }
 
 TEST_F(HipOfflineCompile, NarrowLoadsAreSeenAndRankedBelow) {
