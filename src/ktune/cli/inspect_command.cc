@@ -20,6 +20,7 @@
 #include "ktune/analysis/isa_lint.h"
 #include "ktune/cli/common.h"
 #include "ktune/cli/cubin_info.h"
+#include "ktune/cli/inspect_command.h"
 #include "ktune/core/read_file.h"
 #include "ktune/db/database.h"
 #include "ktune/device/cuda/device_properties.h"
@@ -636,6 +637,31 @@ InspectReport inspect_result(const GlobalOptions& global, std::int64_t id, const
 }
 
 }  // namespace
+
+std::string inspect_result_text(const GlobalOptions& global, std::int64_t result_id) {
+  InspectArgs args;
+  InspectReport recorded = inspect_result(global, result_id, args);
+  std::string text = analysis::format_inspect_text(recorded);
+  try {
+    db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
+    const auto result = database.result(result_id);
+    const auto session = result ? database.session(result->session_id) : std::nullopt;
+    const std::string spec = session && session->options.is_object() ? session->options.value("spec", std::string()) : "";
+    std::error_code ec;
+    if (spec.empty() || !fs::exists(spec, ec))
+      return text + "\n(no ISA checks: the session records no spec file that still exists)\n";
+    args.input = spec;
+    auto text_of = [](const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+    for (const auto& [key, value] : result->config.items()) args.config.push_back(key + "=" + text_of(value));
+    if (const auto problem = database.problem(result->problem_id); problem && problem->sizes.is_object())
+      for (const auto& [key, value] : problem->sizes.items()) args.sizes.push_back(key + "=" + text_of(value));
+    const InspectReport compiled = inspect_spec(spec, args);
+    text += "\nThe same configuration compiled again from " + spec + ":\n" + analysis::format_inspect_text(compiled);
+  } catch (const std::exception& e) {
+    text += std::string("\n(no ISA checks: compiling the configuration again failed: ") + e.what() + ")\n";
+  }
+  return text;
+}
 
 void add_inspect_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   auto args = std::make_shared<InspectArgs>();

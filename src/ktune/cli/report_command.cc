@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "ktune/cli/common.h"
+#include "ktune/cli/inspect_command.h"
 #include "ktune/db/database.h"
 #include "ktune/report/html_report.h"
 #include "ktune/report/session_data.h"
@@ -17,6 +18,7 @@ namespace {
 struct ReportArgs {
   std::string session;
   std::string output = "report.html";
+  bool no_inspect = false;
 };
 
 std::string utc_now() {
@@ -53,13 +55,18 @@ void add_report_command(CLI::App& app, GlobalOptions& global, Handler& handler) 
   CLI::App* cmd = app.add_subcommand("report", "Write an HTML report (plots, roofline, winner) of a tuning session");
   cmd->add_option("session", args->session, "Session id (see `ktune sessions`), or 'latest'")->required();
   cmd->add_option("-o,--output", args->output, "HTML file to write; '-' for standard output")->capture_default_str();
+  cmd->add_flag("--no-inspect", args->no_inspect,
+                "Leave out the winner's inspect view (it compiles the winning configuration again for the ISA checks)");
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
       db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
       const std::int64_t id = resolve_session_id(database, args->session);
       report::SessionData data = report::load_session_data(database, id);
       report::HtmlReportSummary summary;
-      const std::string html = report::render_html_report(data, {.generated_at = utc_now()}, &summary);
+      report::HtmlReportOptions options{.generated_at = utc_now(), .inspect_winner = {}};
+      if (!args->no_inspect)
+        options.inspect_winner = [&global](std::int64_t result_id) { return inspect_result_text(global, result_id); };
+      const std::string html = report::render_html_report(data, options, &summary);
       if (args->output == "-") {
         std::cout << html;
       } else {

@@ -109,6 +109,17 @@ TEST_F(ReportCommand, WritesASelfContainedReport) {
   EXPECT_NE(html.find("no calibration: run ktune calibrate"), std::string::npos);
   EXPECT_NE(html.find("C.rel_l2"), std::string::npos);  // the winner's verification
   EXPECT_GE(count(html, "<circle"), 10u);
+  // The winner's inspect view (what `ktune inspect --result ID` prints) is on the page.
+  EXPECT_TRUE(summary.at("winner_inspected"));
+  const std::string winner = "result " + std::to_string(summary.at("winner_result_id").get<std::int64_t>());
+  const std::size_t inspect_at = html.find("<pre id=\"winner-inspect\">");
+  ASSERT_NE(inspect_at, std::string::npos);
+  EXPECT_NE(html.find(winner, inspect_at), std::string::npos);
+
+  ShellResult plain = ktune("--json report latest --no-inspect -o " + path("plain.html").string());
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).at("winner_inspected"));
+  EXPECT_EQ(slurp(path("plain.html")).find("<pre id=\"winner-inspect\">"), std::string::npos);
 }
 
 TEST_F(ReportCommand, ExportsAChromeTrace) {

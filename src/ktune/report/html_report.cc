@@ -27,6 +27,7 @@ th { background: #f3f3f3; white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre { font-family: monospace; font-size: 0.92em; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 0; max-height: 9em; overflow: auto; }
+#winner-inspect { max-height: 40em; }
 .row { display: flex; flex-wrap: wrap; gap: 12px; }
 .multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 8px; }
 .counts span { display: inline-block; margin-right: 12px; padding: 2px 8px; border-radius: 3px; background: #eef; }
@@ -125,7 +126,8 @@ void failed_section(std::ostringstream& out, const SessionData& d) {
   }
 }
 
-void winner_section(std::ostringstream& out, const SessionData& d, HtmlReportSummary& s) {
+void winner_section(std::ostringstream& out, const SessionData& d, const HtmlReportOptions& options,
+                    HtmlReportSummary& s) {
   out << "<section id=\"winner\"><h2>The winner</h2>";
   const auto index = fastest_result(d.results);
   if (!index) {
@@ -166,6 +168,17 @@ void winner_section(std::ostringstream& out, const SessionData& d, HtmlReportSum
   out << "<h3>Verification</h3>";
   if (w.verification.is_object() && !w.verification.empty()) key_value_table(out, flatten_json(w.verification), "verification");
   else out << "<p class=\"muted\">no verification recorded (the spec has no reference)</p>";
+  if (options.inspect_winner) {
+    out << "<h3>Inspect: resources, occupancy, ISA findings</h3>";
+    std::string text;
+    try {
+      text = options.inspect_winner(w.id);
+    } catch (const std::exception& e) {
+      text = std::string("inspect failed: ") + e.what();
+    }
+    out << "<pre id=\"winner-inspect\">" << esc(text) << "</pre>";
+    s.winner_inspected = true;
+  }
   out << "</section>";
 }
 
@@ -179,7 +192,8 @@ nlohmann::json HtmlReportSummary::to_json() const {
                       {"sensitivity_parameters", sensitivity_parameters},
                       {"roofline_points", roofline_points},
                       {"calibrated", calibrated},
-                      {"winner_result_id", nullptr}};
+                      {"winner_result_id", nullptr},
+                      {"winner_inspected", winner_inspected}};
   if (winner_result_id) j["winner_result_id"] = *winner_result_id;
   return j;
 }
@@ -238,7 +252,7 @@ std::string render_html_report(const SessionData& d, const HtmlReportOptions& op
            "achieved GFLOP/s against arithmetic intensity only.</p>";
   }
   out << "</section>\n";
-  winner_section(out, d, s);
+  winner_section(out, d, options, s);
   out << "\n<footer class=\"muted\"><p>ktune report";
   if (!options.generated_at.empty()) out << ", generated " << esc(options.generated_at);
   out << ". Database: session " << d.session.id << ", " << d.results.size() << " results.</p></footer></body></html>\n";

@@ -3,6 +3,7 @@
 // resource) with the session's facts, its plots and the winner's details.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@ namespace ktune::report {
 
 struct HtmlReportOptions {
   std::string generated_at;  // shown in the footer; empty: left out (tests stay deterministic)
+  // The inspect view of the winner (registers, shared memory, occupancy and its limiter, what
+  // would raise it, ISA findings) as preformatted text, given its result id; unset: no section.
+  std::function<std::string(std::int64_t result_id)> inspect_winner;
 };
 
 // What went into a page, for `ktune report --json`.
@@ -24,6 +28,7 @@ struct HtmlReportSummary {
   std::vector<std::string> sensitivity_parameters;
   bool roofline_points = false, calibrated = false;
   std::optional<std::int64_t> winner_result_id;
+  bool winner_inspected = false;  // the page has the winner's inspect view
   nlohmann::json to_json() const;
 };
 
