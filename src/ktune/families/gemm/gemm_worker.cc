@@ -84,6 +84,15 @@ std::uint64_t invalid_blocking_timeouts(const dc::CudaDeviceContext& context) {
   return context.timing_json().value("invalid_blocking_timeout", std::uint64_t{0});
 }
 
+// Runs the measurement an evaluate request asks for (its policy, racing against its incumbent).
+nlohmann::json measure_as_requested(measure::SampleSource& samples, const nlohmann::json& request) {
+  const measure::Policy policy = measure::policy_from_json(request.value("policy", nlohmann::json::object()));
+  std::optional<measure::Stats> incumbent;
+  if (request.contains("incumbent") && !request.at("incumbent").is_null())
+    incumbent = measure::stats_from_json(request.at("incumbent"));
+  return measure::measurement_to_json(measure::run_measurement(samples, policy, incumbent), true);
+}
+
 nlohmann::json error_reply(const std::string& message) {
   return {{"status", "runtime_error"},
           {"error", message},
@@ -641,13 +650,8 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
       }
     }
     if (request.value("measure", true)) {
-      measure::Policy policy = measure::policy_from_json(request.value("policy", nlohmann::json::object()));
-      std::optional<measure::Stats> incumbent;
-      if (request.contains("incumbent") && !request.at("incumbent").is_null())
-        incumbent = measure::stats_from_json(request.at("incumbent"));
       MatmulSamples samples(s, algo, request.value("cold", true));
-      const measure::Measurement m = measure::run_measurement(samples, policy, incumbent);
-      reply["measurement"] = measure::measurement_to_json(m, true);
+      reply["measurement"] = measure_as_requested(samples, request);
     }
     reply["timing"] = s.timing_context().timing_json();
     if (!s.timing_note.empty()) reply["timing"]["note"] = s.timing_note;
@@ -718,13 +722,8 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
       }
     }
     if (request.value("measure", true)) {
-      measure::Policy policy = measure::policy_from_json(request.value("policy", nlohmann::json::object()));
-      std::optional<measure::Stats> incumbent;
-      if (request.contains("incumbent") && !request.at("incumbent").is_null())
-        incumbent = measure::stats_from_json(request.at("incumbent"));
       GeneratedSamples samples(s, kernel, request.value("cold", true));
-      const measure::Measurement m = measure::run_measurement(samples, policy, incumbent);
-      reply["measurement"] = measure::measurement_to_json(m, true);
+      reply["measurement"] = measure_as_requested(samples, request);
     }
     reply["timing"] = s.timing_context().timing_json();
     return reply;
