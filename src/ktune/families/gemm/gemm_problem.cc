@@ -396,11 +396,17 @@ class SpecReader {
     fail(node, what + " must be true or false (got '" + s + "')");
   }
 
+  // A mapping key as text; YAML allows sequences and mappings as keys ("? - x"), a spec does not.
+  std::string key_of(const YAML::Node& key) const {
+    if (!key.IsScalar()) fail(key, "a key must be a plain name, not a list or a mapping");
+    return key.Scalar();
+  }
+
   GemmSpec read(const YAML::Node& root) const {
     if (!root.IsDefined() || root.IsNull()) throw SourceError(file_, 1, 1, "the gemm spec is empty");
     if (!root.IsMap()) fail(root, "a gemm spec must be a mapping with a 'gemm' section");
     for (const auto& entry : root) {
-      const std::string key = entry.first.as<std::string>();
+      const std::string key = key_of(entry.first);
       if (key != "gemm" && key != "families")
         fail(entry.first, "unknown key '" + key + "' (a gemm spec has 'gemm' and 'families')");
     }
@@ -413,7 +419,7 @@ class SpecReader {
     bool has_m = false, has_n = false, has_k = false;
     std::optional<Storage> out;
     for (const auto& entry : section) {
-      const std::string key = entry.first.as<std::string>();
+      const std::string key = key_of(entry.first);
       const YAML::Node& value = entry.second;
       const std::string what = "gemm." + key;
       if (key == "m") p.m = integer(value, what), has_m = true;
