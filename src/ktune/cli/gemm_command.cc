@@ -290,7 +290,13 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
 
   // 1. Candidates, from the worker (the heuristic and the algorithm list need the GPU).
   if (!quiet) std::fprintf(stderr, "%s on %s: preparing inputs, reference and candidates...\n", problem.name().c_str(), info.name.c_str());
+  // Where the wall time goes, for the report (seconds since wall_start at each phase's end).
+  auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(); };
+  nlohmann::json phases = nlohmann::json::object();
+  const double listing_started = since_start();
   const worker::WorkerProcess::Outcome listed = worker.call(gemm::candidates_request(setup), 600);
+  phases["setup_s"] = listing_started;
+  phases["listing_s"] = since_start() - listing_started;
   nlohmann::json listing;
   if (const auto* reply = std::get_if<nlohmann::json>(&listed)) {
     if (reply->contains("error") && !reply->contains("candidates"))
@@ -406,11 +412,15 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     rows.push_back(std::move(row));
   };
   std::size_t refined = 0;
+  const double evaluation_started = since_start();
+  double refine_started = 0;
   try {
     for (std::size_t i = 0; i < listed_candidates.size(); ++i) {
       if (tuner::interrupt_flag().load()) break;
       run_candidate(listed_candidates[i], i);
     }
+    refine_started = since_start();
+    phases["evaluation_s"] = refine_started - evaluation_started;
     // 2b. Refinement: the model ranks, the measurements correct it. Generated settings one knob
     // step from the two fastest measured generated kernels, compiled and measured like the rest.
     if (args.refine > 0 && families.count("generated") && !tuner::interrupt_flag().load()) {
@@ -446,6 +456,8 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     throw;
   }
 
+  if (refine_started > 0) phases["refinement_s"] = since_start() - refine_started;
+  const double baseline_again_started = since_start();
   // 3. The baseline again, after the others: drift shows, and the candidates must beat the
   // faster of its two measurements.
   std::optional<measure::Stats> baseline_after;
@@ -486,6 +498,12 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   }
   finish_sessions(interrupted ? db::kSessionInterrupted : db::kSessionFinished);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  phases["baseline_again_and_pick_s"] = wall - baseline_again_started;
+  if (listing.contains("reference")) phases["reference_s"] = listing.at("reference").value("seconds", 0.0);
+  if (const auto& g = listing.at("families").value("generated", nlohmann::json::object()); g.contains("compile"))
+    phases["generated_compile_s"] = g.at("compile").value("wall_seconds", 0.0);
+  if (const auto& lt = listing.at("families").value("cublaslt", nlohmann::json::object()); lt.contains("enumeration"))
+    phases["cublaslt_enumeration_s"] = lt.at("enumeration").value("seconds", 0.0);
 
   // 4. Report.
   auto tflops = [&](const measure::Stats& s) { return problem.flops() / s.median / 1e12; };
@@ -499,6 +517,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                           {"pick", pick.to_json()},
                           {"interrupted", interrupted},
                           {"refined", refined},
+                          {"phases", phases},
                           {"wall_seconds", wall},
                           {"database", database.path().string()}};
     for (const Row& row : rows) {
@@ -622,6 +641,12 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                 database.path().c_str());
     for (const auto& [name, f] : families) std::printf(" (session %lld)", static_cast<long long>(f.session));
     std::printf("\n");
+    std::printf("time: start %.2f s, listing %.2f s (reference %.2f, cuBLASLt enumeration %.2f, generated compile %.2f), "
+                "evaluation %.2f s, refinement %.2f s, baseline again %.2f s\n",
+                phases.value("setup_s", 0.0), phases.value("listing_s", 0.0), phases.value("reference_s", 0.0),
+                phases.value("cublaslt_enumeration_s", 0.0), phases.value("generated_compile_s", 0.0),
+                phases.value("evaluation_s", 0.0), phases.value("refinement_s", 0.0),
+                phases.value("baseline_again_and_pick_s", 0.0));
   }
   if (interrupted) return kExitInterrupted;
   return pick.pick ? kExitOk : kExitNoValidConfig;

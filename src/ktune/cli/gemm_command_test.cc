@@ -178,6 +178,14 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   }
   EXPECT_GE(pick.at("speedup").get<double>(), 1.0);
   std::printf("%s\n", pick.at("reason").get<std::string>().c_str());
+  // Both families by default: generated kernels listed, compiled and measured, a refinement
+  // round, the pick recorded as its own row, and where the time went.
+  EXPECT_TRUE(j.at("families").at("generated").value("available", false)) << j.at("families").dump(2);
+  EXPECT_TRUE(j.at("family_best").contains("generated")) << j.dump(2).substr(0, 4000);
+  EXPECT_GE(j.at("refined").get<int>(), 1);
+  EXPECT_TRUE(pick.contains("result_id"));
+  for (const char* phase : {"setup_s", "listing_s", "evaluation_s", "reference_s", "generated_compile_s"})
+    EXPECT_TRUE(j.at("phases").contains(phase)) << phase;
 
   // The text report on a second run answers from the database except for the baseline.
   r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --db " + db);
