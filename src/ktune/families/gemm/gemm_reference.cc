@@ -179,6 +179,65 @@ ReferenceElement reference_element(const GemmProblem& p, const GemmOperands& o, 
   return finish_element(p, o, bi, i, j, sum, abs_sum);
 }
 
+// A of every batch as row-major M x K fp64 (row i of batch bi at (bi * M + i) * K), converted
+// on all threads.
+std::vector<double> a_rows_fp64(const GemmProblem& p, const GemmOperands& o, int threads) {
+  const auto M = static_cast<std::size_t>(p.m), K = static_cast<std::size_t>(p.k);
+  std::vector<double> rows(static_cast<std::size_t>(p.a_elements()));
+  parallel_for(static_cast<std::size_t>(p.batch) * M, threads, [&](std::size_t row) {
+    const auto bi = static_cast<std::int64_t>(row / M), i = static_cast<std::int64_t>(row % M);
+    double* out = rows.data() + row * K;
+    for (std::size_t kk = 0; kk < K; ++kk)
+      out[kk] = load_value(o.a.data(), static_cast<std::size_t>(p.a_offset(bi, i, static_cast<std::int64_t>(kk))),
+                           p.a_storage());
+  });
+  return rows;
+}
+
+// B of every batch transposed to N x K fp64 (column j of batch bi at (bi * N + j) * K), so that
+// every output is a dot product of two contiguous rows. Converted in blocks of 64 columns on all
+// threads: each block reads 64 neighbouring elements per K row and writes 64 rows it owns.
+std::vector<double> b_columns_fp64(const GemmProblem& p, const GemmOperands& o, int threads) {
+  const auto N = static_cast<std::size_t>(p.n), K = static_cast<std::size_t>(p.k);
+  constexpr std::size_t kBlock = 64;
+  const std::size_t blocks = (N + kBlock - 1) / kBlock;
+  std::vector<double> columns(static_cast<std::size_t>(p.b_elements()));
+  parallel_for(static_cast<std::size_t>(p.batch) * blocks, threads, [&](std::size_t item) {
+    const auto bi = static_cast<std::int64_t>(item / blocks);
+    const std::size_t j0 = (item % blocks) * kBlock, j1 = std::min(N, j0 + kBlock);
+    double* base = columns.data() + static_cast<std::size_t>(bi) * N * K;
+    for (std::size_t kk = 0; kk < K; ++kk)
+      for (std::size_t j = j0; j < j1; ++j)
+        base[j * K + kk] = load_value(
+            o.b.data(), static_cast<std::size_t>(p.b_offset(bi, static_cast<std::int64_t>(kk), static_cast<std::int64_t>(j))),
+            p.b_storage());
+  });
+  return columns;
+}
+
+// sum a[k] b[k] and sum |a[k] b[k]| over two contiguous rows, four independent chains so the
+// loop runs at the FMA throughput instead of its latency.
+std::pair<double, double> dot_fp64(const double* a, const double* b, std::size_t K) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  std::size_t kk = 0;
+  for (; kk + 4 <= K; kk += 4) {
+    const double p0 = a[kk] * b[kk], p1 = a[kk + 1] * b[kk + 1];
+    const double p2 = a[kk + 2] * b[kk + 2], p3 = a[kk + 3] * b[kk + 3];
+    s0 += p0, s1 += p1, s2 += p2, s3 += p3;
+    t0 += std::fabs(p0), t1 += std::fabs(p1), t2 += std::fabs(p2), t3 += std::fabs(p3);
+  }
+  for (; kk < K; ++kk) {
+    const double q = a[kk] * b[kk];
+    s0 += q;
+    t0 += std::fabs(q);
+  }
+  return {(s0 + s1) + (s2 + s3), (t0 + t1) + (t2 + t3)};
+}
+
+// Sampled references convert B once when its fp64 copy stays under 1 GiB; A's rows are
+// converted per sample (K values each).
+constexpr std::int64_t kSampledFp64Limit = std::int64_t{1} << 27;
+
 GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, const ReferenceOptions& options) {
   validate(p);
   check_operands(p, o);
@@ -193,21 +252,8 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
   if (mode == ReferenceMode::Full) {
     // A as row-major M x K and B transposed (N x K) in fp64: every output is then a dot product
     // of two contiguous rows.
-    std::vector<double> a_rows(static_cast<std::size_t>(p.a_elements()));
-    std::vector<double> b_cols(static_cast<std::size_t>(p.b_elements()));
-    for (std::int64_t bi = 0; bi < p.batch; ++bi) {
-      const std::size_t ab = static_cast<std::size_t>(bi) * M * K, bb = static_cast<std::size_t>(bi) * N * K;
-      for (std::size_t i = 0; i < M; ++i)
-        for (std::size_t kk = 0; kk < K; ++kk)
-          a_rows[ab + i * K + kk] = load_value(
-              o.a.data(), static_cast<std::size_t>(p.a_offset(bi, static_cast<std::int64_t>(i), static_cast<std::int64_t>(kk))),
-              p.a_storage());
-      for (std::size_t kk = 0; kk < K; ++kk)
-        for (std::size_t j = 0; j < N; ++j)
-          b_cols[bb + j * K + kk] = load_value(
-              o.b.data(), static_cast<std::size_t>(p.b_offset(bi, static_cast<std::int64_t>(kk), static_cast<std::int64_t>(j))),
-              p.b_storage());
-    }
+    const std::vector<double> a_rows = a_rows_fp64(p, o, threads);
+    const std::vector<double> b_cols = b_columns_fp64(p, o, threads);
     ref.elements.resize(static_cast<std::size_t>(p.d_elements()));
     constexpr std::size_t kRows = 16, kCols = 64;
     const std::size_t row_blocks = (M + kRows - 1) / kRows;
@@ -221,23 +267,9 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
       for (std::size_t i = rb * kRows; i < std::min(M, (rb + 1) * kRows); ++i) {
         const double* a = a_base + i * K;
         for (std::size_t j = cb * kCols; j < std::min(N, (cb + 1) * kCols); ++j) {
-          const double* b = b_base + j * K;
-          // Four independent chains: the loop runs at the FMA throughput instead of its latency.
-          double s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-          std::size_t kk = 0;
-          for (; kk + 4 <= K; kk += 4) {
-            const double p0 = a[kk] * b[kk], p1 = a[kk + 1] * b[kk + 1];
-            const double p2 = a[kk + 2] * b[kk + 2], p3 = a[kk + 3] * b[kk + 3];
-            s0 += p0, s1 += p1, s2 += p2, s3 += p3;
-            t0 += std::fabs(p0), t1 += std::fabs(p1), t2 += std::fabs(p2), t3 += std::fabs(p3);
-          }
-          for (; kk < K; ++kk) {
-            const double q = a[kk] * b[kk];
-            s0 += q;
-            t0 += std::fabs(q);
-          }
+          const auto [sum, abs_sum] = dot_fp64(a, b_base + j * K, K);
           ReferenceElement e = finish_element(p, o, static_cast<std::int64_t>(bi), static_cast<std::int64_t>(i),
-                                              static_cast<std::int64_t>(j), (s0 + s1) + (s2 + s3), (t0 + t1) + (t2 + t3));
+                                              static_cast<std::int64_t>(j), sum, abs_sum);
           ref.elements[static_cast<std::size_t>(e.index)] = e;
         }
       }
@@ -273,11 +305,35 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
     indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
     ref.elements.resize(indices.size());
     const std::int64_t mn = p.m * p.n;
-    parallel_for(indices.size(), threads, [&](std::size_t s) {
-      const std::int64_t index = indices[s];
-      const std::int64_t bi = index / mn, i = (index % mn) / p.n, j = index % p.n;
-      ref.elements[s] = reference_element(p, o, bi, i, j);
-    });
+    if (p.b_elements() <= kSampledFp64Limit) {
+      const std::vector<double> b_cols = b_columns_fp64(p, o, threads);
+      // Samples are sorted, so neighbouring ones often share A's row: each thread converts a
+      // row once for the run of samples it serves.
+      const std::size_t per_thread = (indices.size() + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+      parallel_for(static_cast<std::size_t>(threads), threads, [&](std::size_t t) {
+        std::vector<double> a_row(K);
+        std::int64_t converted = -1;
+        for (std::size_t s = t * per_thread; s < std::min(indices.size(), (t + 1) * per_thread); ++s) {
+          const std::int64_t index = indices[s];
+          const std::int64_t bi = index / mn, i = (index % mn) / p.n, j = index % p.n;
+          if (index / p.n != converted) {
+            for (std::size_t kk = 0; kk < K; ++kk)
+              a_row[kk] = load_value(o.a.data(), static_cast<std::size_t>(p.a_offset(bi, i, static_cast<std::int64_t>(kk))),
+                                     p.a_storage());
+            converted = index / p.n;
+          }
+          const auto [sum, abs_sum] =
+              dot_fp64(a_row.data(), b_cols.data() + (static_cast<std::size_t>(bi) * N + static_cast<std::size_t>(j)) * K, K);
+          ref.elements[s] = finish_element(p, o, bi, i, j, sum, abs_sum);
+        }
+      });
+    } else {
+      parallel_for(indices.size(), threads, [&](std::size_t s) {
+        const std::int64_t index = indices[s];
+        const std::int64_t bi = index / mn, i = (index % mn) / p.n, j = index % p.n;
+        ref.elements[s] = reference_element(p, o, bi, i, j);
+      });
+    }
   }
   ref.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return ref;
