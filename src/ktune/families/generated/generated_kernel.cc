@@ -100,20 +100,6 @@ std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTra
            " K tiles, " + std::to_string(per_split) + " per slice)";
   const std::int64_t tiles = ceil_div(traits.m, knobs.tile_m) * ceil_div(traits.n, knobs.tile_n);
   if (tiles > 0x7fffffff / std::max(1, knobs.split_k)) return "too many tiles for the grid";
-  if (knobs.path == KernelPath::MmaSync && knobs.subgroup_m > 0 && knobs.tile_m / knobs.subgroup_m > 64)
-    // A warp tile taller than 64 rows keeps 8+ A fragments per k-step next to its accumulators:
-    // ptxas spilled 128x32 warp tiles (128x128 with 1x4 warps) on sm_80 and sm_90.
-    return "mma.sync warp tiles taller than 64 rows spill (tile_m / subgroup_m = " +
-           std::to_string(knobs.tile_m / knobs.subgroup_m) + ")";
-  if (knobs.path == KernelPath::MmaSync && knobs.subgroup_m > 0 && knobs.subgroup_n > 0) {
-    // Every thread issues its share of a stage's 16-byte copies from an unrolled loop; past 32
-    // the addresses alone spill (seen: 32x32x256 with one warp, 64 copies per thread).
-    const int threads = 32 * knobs.subgroup_m * knobs.subgroup_n;
-    const int copies = (knobs.tile_m + knobs.tile_n) * knobs.tile_k * 2 / 16 / threads;
-    if (copies > 32)
-      return "each thread would issue " + std::to_string(copies) +
-             " 16-byte copies per stage (more than 32 spill); use more warps or a shallower K tile";
-  }
   std::optional<std::string> own = knobs.path == KernelPath::Wgmma ? sm90_rejects(knobs, traits) : sm80_rejects(knobs, traits);
   if (own) return own;
   const Launch launch = plan_launch(knobs, traits, device);

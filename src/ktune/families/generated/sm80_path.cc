@@ -149,6 +149,16 @@ std::optional<std::string> sm80_rejects(const GeneratedKnobs& knobs, const Probl
   const std::int64_t tiles = ceil_div(problem.m, knobs.tile_m) * ceil_div(problem.n, knobs.tile_n);
   if (tiles > 0x7fffffffLL)
     return str(tiles) + " output tiles exceed the grid's x limit of 2^31 - 1";
+  // A warp tile taller than 64 rows keeps 8+ A fragments per k-step next to its accumulators:
+  // ptxas spilled 128x32 warp tiles (128x128 with 1x4 warps) on sm_80 and sm_90.
+  if (knobs.tile_m / knobs.subgroup_m > 64)
+    return "warp tiles taller than 64 rows spill (tile_m / subgroup_m = " + str(knobs.tile_m / knobs.subgroup_m) + ")";
+  // Every thread issues its share of a stage's 16-byte copies from an unrolled loop; past 32
+  // the addresses alone spill (seen: 32x32x256 with one warp, 64 copies per thread).
+  const int copies = (knobs.tile_m + knobs.tile_n) * knobs.tile_k * 2 / 16 / (32 * knobs.subgroup_m * knobs.subgroup_n);
+  if (copies > 32)
+    return "each thread would issue " + str(copies) +
+           " 16-byte copies per stage (more than 32 spill); use more warps or a shallower K tile";
   return std::nullopt;
 }
 
