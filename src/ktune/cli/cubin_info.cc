@@ -107,6 +107,8 @@ CubinInfo parse_cubin(std::string_view bytes) {
     if (section.name.rfind(kInfoPrefix, 0) != 0) continue;
     CubinKernel k;
     k.name = section.name.substr(kInfoPrefix.size());
+    if (k.name.empty())
+      throw CubinError("section '" + section.name + "' names no kernel: a per-kernel .nv.info section is '.nv.info.<kernel>'");
     for (const auto& a : parse_attributes(elf.section_data(section), section.name)) {
       switch (a.id) {
         case kAttrNumBarriers: k.barriers = a.half; break;

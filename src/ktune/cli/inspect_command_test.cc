@@ -376,6 +376,25 @@ TEST(InspectCli, CubinParserRejectsMalformedInfo) {
   }
 }
 
+// Found by the cubin fuzzer: a section named exactly ".nv.info." used to yield a kernel with an
+// empty name, which every later lookup by name then matched against unnamed symbols.
+TEST(InspectCli, CubinParserRejectsPerKernelInfoWithoutAName) {
+  std::string why;
+  const auto cubin = nvrtc_cubin(kCudaKernels, "sm_80", &why);
+  if (!cubin) GTEST_SKIP() << "NVRTC not available: " << why;
+  std::string bad = *cubin;
+  const std::string section = std::string(".nv.info.staged") + '\0';
+  const std::size_t at = bad.find(section);
+  ASSERT_NE(at, std::string::npos) << "the section name table has no .nv.info.staged";
+  bad[at + std::string(".nv.info.").size()] = '\0';
+  try {
+    (void)ktune::cli::parse_cubin(bad);
+    FAIL() << "a '.nv.info.' section without a kernel name was accepted";
+  } catch (const ktune::cli::CubinError& e) {
+    EXPECT_NE(std::string(e.what()).find("names no kernel"), std::string::npos) << e.what();
+  }
+}
+
 TEST(InspectCli, CuobjdumpResourceUsageParses) {
   const auto usage = ktune::cli::parse_cuobjdump_resource_usage(R"(
 Resource usage:
