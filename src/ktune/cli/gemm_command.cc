@@ -18,6 +18,7 @@
 #include "ktune/device/registry.h"
 #include "ktune/families/gemm/gemm_pick.h"
 #include "ktune/families/gemm/gemm_worker.h"
+#include "ktune/families/gemm/refinement_seeds.h"
 #include "ktune/families/generated/generated_space.h"
 #include "ktune/report/progress.h"
 #include "ktune/tuner/evaluation_job.h"
@@ -414,41 +415,63 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   std::size_t refined = 0;
   const double evaluation_started = since_start();
   double refine_started = 0;
+  // The order hides NVRTC behind the GPU: the worker compiles the generated kernels in the
+  // background while the baseline and cuBLASLt's heuristic answers are measured; the refinement
+  // round's neighbours compile while the rest of cuBLASLt's algorithms are measured.
+  std::vector<std::size_t> heuristic_first, generated_listed, cublaslt_rest;
+  for (std::size_t i = 0; i < listed_candidates.size(); ++i) {
+    const nlohmann::json& entry = listed_candidates[i];
+    if (i == 0 || (entry.at("family") == "cublaslt" && entry.at("candidate").value("heuristic_rank", -1) >= 0))
+      heuristic_first.push_back(i);
+    else if (entry.at("family") == "generated")
+      generated_listed.push_back(i);
+    else
+      cublaslt_rest.push_back(i);
+  }
+  nlohmann::json refinement_listing;
   try {
-    for (std::size_t i = 0; i < listed_candidates.size(); ++i) {
+    for (const auto* part : {&heuristic_first, &generated_listed})
+      for (std::size_t i : *part) {
+        if (tuner::interrupt_flag().load()) break;
+        run_candidate(listed_candidates[i], i);
+      }
+    // 2b. Refinement: the model ranks, the measurements correct it. Generated settings one knob
+    // step from the two fastest measured generated kernels (see refinement_seeds.h).
+    if (args.refine > 0 && families.count("generated") && !tuner::interrupt_flag().load()) {
+      std::vector<const Row*> generated_rows;
+      std::vector<gemm::SeedCandidate> timed;
+      std::vector<Config> seen;
+      for (const Row& row : rows)
+        if (row.family == "generated") {
+          seen.push_back(row.config);
+          if (row.stats && row.result.status == db::Status::Ok) {
+            generated_rows.push_back(&row);
+            timed.push_back({row.index, row.stats->median});
+          }
+        }
+      std::vector<Config> seeds;
+      for (std::size_t at : gemm::choose_refinement_seeds(timed, 2)) seeds.push_back(generated_rows[at]->config);
+      if (!seeds.empty()) {
+        const worker::WorkerProcess::Outcome more =
+            worker.call(gemm::refine_request(setup, seeds, seen, static_cast<std::size_t>(args.refine)), 600);
+        if (const auto* reply = std::get_if<nlohmann::json>(&more); reply && reply->contains("candidates")) {
+          refinement_listing = reply->at("candidates");
+          update.total = update.total.value_or(0) + refinement_listing.size();
+        } else if (!quiet) {
+          std::fprintf(stderr, "refinement skipped: the worker did not list neighbours\n");
+        }
+      }
+    }
+    for (std::size_t i : cublaslt_rest) {
       if (tuner::interrupt_flag().load()) break;
       run_candidate(listed_candidates[i], i);
     }
     refine_started = since_start();
     phases["evaluation_s"] = refine_started - evaluation_started;
-    // 2b. Refinement: the model ranks, the measurements correct it. Generated settings one knob
-    // step from the two fastest measured generated kernels, compiled and measured like the rest.
-    if (args.refine > 0 && families.count("generated") && !tuner::interrupt_flag().load()) {
-      std::vector<const Row*> generated_rows;
-      std::vector<Config> seen;
-      for (const Row& row : rows)
-        if (row.family == "generated") {
-          seen.push_back(row.config);
-          if (row.stats && row.result.status == db::Status::Ok) generated_rows.push_back(&row);
-        }
-      std::stable_sort(generated_rows.begin(), generated_rows.end(),
-                       [](const Row* a, const Row* b) { return a->stats->median < b->stats->median; });
-      std::vector<Config> seeds;
-      for (std::size_t i = 0; i < generated_rows.size() && i < 2; ++i) seeds.push_back(generated_rows[i]->config);
-      if (!seeds.empty()) {
-        const worker::WorkerProcess::Outcome more =
-            worker.call(gemm::refine_request(setup, seeds, seen, static_cast<std::size_t>(args.refine)), 600);
-        if (const auto* reply = std::get_if<nlohmann::json>(&more); reply && reply->contains("candidates")) {
-          update.total = update.total.value_or(0) + reply->at("candidates").size();
-          for (const nlohmann::json& entry : reply->at("candidates")) {
-            if (tuner::interrupt_flag().load()) break;
-            run_candidate(entry, rows.size());
-            ++refined;
-          }
-        } else if (!quiet) {
-          std::fprintf(stderr, "refinement skipped: the worker did not list neighbours\n");
-        }
-      }
+    for (const nlohmann::json& entry : refinement_listing) {
+      if (tuner::interrupt_flag().load()) break;
+      run_candidate(entry, listed_candidates.size() + refined);
+      ++refined;
     }
     progress.finish(update);
   } catch (...) {
@@ -500,8 +523,22 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   phases["baseline_again_and_pick_s"] = wall - baseline_again_started;
   if (listing.contains("reference")) phases["reference_s"] = listing.at("reference").value("seconds", 0.0);
-  if (const auto& g = listing.at("families").value("generated", nlohmann::json::object()); g.contains("compile"))
-    phases["generated_compile_s"] = g.at("compile").value("wall_seconds", 0.0);
+  // The generated kernels compiled in the background: what they cost and how much of it the
+  // evaluations still waited for.
+  nlohmann::json generated_compile = {{"kernels", 0}, {"cached", 0}, {"compiled", 0}, {"failed", 0},
+                                      {"nvrtc_seconds", 0.0}, {"waited_seconds", 0.0}};
+  for (const Row& row : rows) {
+    if (row.family != "generated" || row.resumed) continue;
+    generated_compile["kernels"] = generated_compile["kernels"].get<int>() + 1;
+    if (row.result.status == db::Status::CompileError) generated_compile["failed"] = generated_compile["failed"].get<int>() + 1;
+    const nlohmann::json c = row.result.resources.value("compile", nlohmann::json::object());
+    if (c.empty()) continue;
+    const char* kind = c.value("cached", false) ? "cached" : "compiled";
+    if (row.result.status != db::Status::CompileError) generated_compile[kind] = generated_compile[kind].get<int>() + 1;
+    generated_compile["nvrtc_seconds"] = generated_compile["nvrtc_seconds"].get<double>() + c.value("seconds", 0.0);
+    generated_compile["waited_seconds"] = generated_compile["waited_seconds"].get<double>() + c.value("waited_seconds", 0.0);
+  }
+  phases["generated_compile_wait_s"] = generated_compile["waited_seconds"];
   if (const auto& lt = listing.at("families").value("cublaslt", nlohmann::json::object()); lt.contains("enumeration"))
     phases["cublaslt_enumeration_s"] = lt.at("enumeration").value("seconds", 0.0);
 
@@ -518,6 +555,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                           {"interrupted", interrupted},
                           {"refined", refined},
                           {"phases", phases},
+                          {"generated_compile", generated_compile},
                           {"wall_seconds", wall},
                           {"database", database.path().string()}};
     for (const Row& row : rows) {
@@ -641,12 +679,14 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                 database.path().c_str());
     for (const auto& [name, f] : families) std::printf(" (session %lld)", static_cast<long long>(f.session));
     std::printf("\n");
-    std::printf("time: start %.2f s, listing %.2f s (reference %.2f, cuBLASLt enumeration %.2f, generated compile %.2f), "
-                "evaluation %.2f s, refinement %.2f s, baseline again %.2f s\n",
+    std::printf("time: start %.2f s, listing %.2f s (reference %.2f, cuBLASLt enumeration %.2f), evaluation %.2f s, "
+                "refinement %.2f s, baseline again %.2f s; generated kernels: %d compiled, %d from the cache, "
+                "%.2f s of NVRTC in the background, %.2f s waited for\n",
                 phases.value("setup_s", 0.0), phases.value("listing_s", 0.0), phases.value("reference_s", 0.0),
-                phases.value("cublaslt_enumeration_s", 0.0), phases.value("generated_compile_s", 0.0),
-                phases.value("evaluation_s", 0.0), phases.value("refinement_s", 0.0),
-                phases.value("baseline_again_and_pick_s", 0.0));
+                phases.value("cublaslt_enumeration_s", 0.0), phases.value("evaluation_s", 0.0),
+                phases.value("refinement_s", 0.0), phases.value("baseline_again_and_pick_s", 0.0),
+                generated_compile["compiled"].get<int>(), generated_compile["cached"].get<int>(),
+                generated_compile["nvrtc_seconds"].get<double>(), generated_compile["waited_seconds"].get<double>());
   }
   if (interrupted) return kExitInterrupted;
   return pick.pick ? kExitOk : kExitNoValidConfig;

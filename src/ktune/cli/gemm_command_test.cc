@@ -184,8 +184,14 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   EXPECT_TRUE(j.at("family_best").contains("generated")) << j.dump(2).substr(0, 4000);
   EXPECT_GE(j.at("refined").get<int>(), 1);
   EXPECT_TRUE(pick.contains("result_id"));
-  for (const char* phase : {"setup_s", "listing_s", "evaluation_s", "reference_s", "generated_compile_s"})
+  for (const char* phase : {"setup_s", "listing_s", "evaluation_s", "reference_s", "generated_compile_wait_s"})
     EXPECT_TRUE(j.at("phases").contains(phase)) << phase;
+  // The generated kernels compiled in the background; every one is accounted for.
+  const nlohmann::json& compiled = j.at("generated_compile");
+  EXPECT_GE(compiled.at("kernels").get<int>(), 1) << compiled.dump();
+  EXPECT_EQ(compiled.at("failed"), 0) << compiled.dump();
+  EXPECT_EQ(compiled.at("cached").get<int>() + compiled.at("compiled").get<int>(), compiled.at("kernels").get<int>())
+      << compiled.dump();
 
   // The text report on a second run answers from the database except for the baseline.
   r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --db " + db);

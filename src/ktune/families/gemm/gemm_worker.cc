@@ -10,6 +10,7 @@
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/device/cuda/nvml.h"
 #include "ktune/device/cuda/nvrtc.h"
+#include "ktune/families/generated/background_compiler.h"
 #include "ktune/families/generated/generated_runner.h"
 #include "ktune/families/generated/generated_space.h"
 #include "ktune/measure/measurement.h"
@@ -108,6 +109,8 @@ struct GemmWorker::State {
   int ordinal = -1;
   std::shared_ptr<const kc::CudaDriver> driver;
   Loaded<kc::NvrtcCompiler> nvrtc;
+  // After nvrtc: its threads use the compiler, so it goes first.
+  std::unique_ptr<generated::BackgroundCompiler> compiler;
   Loaded<kc::Nvml> nvml;
   std::shared_ptr<dc::CudaDeviceContext> context;         // blocking-kernel timing
   std::shared_ptr<dc::CudaDeviceContext> events_context;  // plain events, once the blocking kernel failed
@@ -177,6 +180,7 @@ struct GemmWorker::State {
   }
 
   void reset_device() {
+    compiler.reset();
     if (handle && lt && *lt && context && !context->poisoned()) {
       context->enter();
       (*lt)->api().Destroy(handle);
@@ -190,6 +194,12 @@ struct GemmWorker::State {
   dc::CudaDeviceContext& timing_context() { return events_context ? *events_context : *context; }
 
   device::CompileCache generated_cache() const { return device::CompileCache(device::default_cache_root() / "cuda-gemm"); }
+
+  // Generated kernels compile here, on all cores, while the GPU measures other candidates.
+  generated::BackgroundCompiler& background_compiler() {
+    if (!compiler) compiler = std::make_unique<generated::BackgroundCompiler>(nvrtc.value, generated_cache());
+    return *compiler;
+  }
 
   // Zeroed split-K workspace and counters large enough for `launch` (grown on demand).
   void prepare_split_k(const generated::Launch& launch) {
@@ -557,29 +567,21 @@ nlohmann::json GemmWorker::compile_generated(const std::vector<generated::Ranked
                                              nlohmann::json& candidates) {
   State& s = *state_;
   const generated::DeviceTraits device = generated::device_traits(s.context->properties());
-  // Compile every candidate now, on all cores, so each evaluation only loads a cubin.
-  std::vector<generated::CompileJob> jobs;
-  for (const generated::RankedKnobs& r : chosen)
-    jobs.push_back({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
-                    generated::kernel_symbol(r.knobs.path)});
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<generated::CompiledKernel> compiled = generated::compile_kernels(jobs, *s.nvrtc, s.generated_cache());
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::size_t cached = 0, failed = 0;
+  generated::BackgroundCompiler& compiler = s.background_compiler();
+  std::size_t queued = 0;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
-    const generated::CompiledKernel& c = compiled[i];
-    cached += c.cached ? 1 : 0;
-    failed += c.ok ? 0 : 1;
-    nlohmann::json compile = {{"ok", c.ok}, {"cached", c.cached}, {"seconds", c.seconds}};
-    if (!c.ok) compile["error"] = c.error.substr(0, 4000);
+    const generated::RankedKnobs& r = chosen[i];
+    queued += compiler.submit({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
+                               generated::kernel_symbol(r.knobs.path)})
+                  ? 1
+                  : 0;
     candidates.push_back({{"family", "generated"},
                           {"candidate",
-                           {{"config", config_to_json(generated::to_config(chosen[i].knobs, traits))},
+                           {{"config", config_to_json(generated::to_config(r.knobs, traits))},
                             {"source", source + std::to_string(i)},
-                            {"estimate", chosen[i].estimate.to_json()},
-                            {"compile", compile}}}});
+                            {"estimate", r.estimate.to_json()}}}});
   }
-  return {{"wall_seconds", wall}, {"kernels", chosen.size()}, {"cached", cached}, {"failed", failed}};
+  return {{"mode", "background"}, {"kernels", chosen.size()}, {"queued", queued}, {"threads", compiler.threads()}};
 }
 
 nlohmann::json GemmWorker::refine(const GemmSetup& setup, const nlohmann::json& request) {
@@ -683,10 +685,13 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
       rejected["status"] = "resource_limit";
       return rejected;
     }
-    const generated::CompiledKernel compiled =
-        generated::compile_kernel(generated::emit_source(knobs, traits), generated::compile_arch(knobs.path, device),
-                                  generated::kernel_symbol(knobs.path), *s.nvrtc, s.generated_cache());
-    reply["compile"] = {{"cached", compiled.cached}, {"seconds", compiled.seconds}};
+    const generated::BackgroundCompiler::Result compile = s.background_compiler().get(
+        {generated::emit_source(knobs, traits), generated::compile_arch(knobs.path, device), generated::kernel_symbol(knobs.path)});
+    const generated::CompiledKernel& compiled = compile.kernel;
+    reply["compile"] = {{"cached", compiled.cached},
+                        {"seconds", compiled.seconds},
+                        {"waited_seconds", compile.waited_seconds},
+                        {"background", compile.background}};
     reply["kernel_resources"] = compiled.resources;
     if (!compiled.ok) {
       reply["status"] = "compile_error";

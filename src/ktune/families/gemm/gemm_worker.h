@@ -52,7 +52,8 @@ struct EvaluateOptions {
 nlohmann::json evaluate_request(const GemmSetup& setup, const nlohmann::json& candidate, const EvaluateOptions& options);
 
 // {"op": "gemm_refine"}: generated candidates one knob step from `seeds` (the best measured
-// generated configs), none of `seen`, compiled; the reply has "candidates" like the listing.
+// generated configs), none of `seen`, queued on the background compiler; the reply has
+// "candidates" like the listing.
 nlohmann::json refine_request(const GemmSetup& setup, const std::vector<Config>& seeds, const std::vector<Config>& seen,
                               std::size_t max_candidates);
 
@@ -77,13 +78,14 @@ class GemmWorker {
  private:
   nlohmann::json candidates(const GemmSetup& setup);
   nlohmann::json evaluate(const GemmSetup& setup, const nlohmann::json& request);
-  // Lists (and compiles) the generated family's candidates into `candidates`; returns the
-  // family's entry of the reply's "families".
+  // Lists the generated family's candidates into `candidates` and starts compiling them in the
+  // background; returns the family's entry of the reply's "families".
   nlohmann::json generated_candidates(const GemmSetup& setup, nlohmann::json& candidates);
   nlohmann::json evaluate_generated(const GemmSetup& setup, const nlohmann::json& request);
   nlohmann::json refine(const GemmSetup& setup, const nlohmann::json& request);
-  // Compiles `chosen` on all cores and appends them to `candidates` (sources `prefix`0, 1, ...);
-  // returns the compile summary.
+  // Queues `chosen` on the background compiler (all cores, best estimate first) and appends them
+  // to `candidates` (sources `prefix`0, 1, ...); evaluations wait for their own kernel only.
+  // Returns what was queued.
   nlohmann::json compile_generated(const std::vector<generated::RankedKnobs>& chosen,
                                    const generated::ProblemTraits& traits, const std::string& prefix,
                                    nlohmann::json& candidates);

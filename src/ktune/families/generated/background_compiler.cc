@@ -1,0 +1,76 @@
+#include "ktune/families/generated/background_compiler.h"
+
+#include <chrono>
+#include <exception>
+#include <thread>
+#include <utility>
+
+namespace ktune::generated {
+
+BackgroundCompiler::BackgroundCompiler(std::shared_ptr<const ktune::cuda::NvrtcCompiler> nvrtc,
+                                       device::CompileCache cache, unsigned threads)
+    : nvrtc_(std::move(nvrtc)),
+      cache_(std::move(cache)),
+      pool_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
+
+BackgroundCompiler::~BackgroundCompiler() {
+  pool_.cancel_pending();
+  pool_.shutdown();
+}
+
+std::string BackgroundCompiler::job_key(const CompileJob& job) { return job.arch + '\n' + job.symbol + '\n' + job.source; }
+
+bool BackgroundCompiler::submit(const CompileJob& job) {
+  std::lock_guard lock(mutex_);
+  std::string key = job_key(job);
+  if (jobs_.count(key)) return false;
+  std::future<CompiledKernel> future = pool_.submit([this, job] {
+    try {
+      return compile_kernel(job.source, job.arch, job.symbol, *nvrtc_, cache_);
+    } catch (const std::exception& e) {
+      CompiledKernel failed;
+      failed.error = std::string("the compile threw: ") + e.what();
+      return failed;
+    }
+  });
+  jobs_.emplace(std::move(key), future.share());
+  return true;
+}
+
+BackgroundCompiler::Result BackgroundCompiler::get(const CompileJob& job) {
+  std::shared_future<CompiledKernel> future;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto found = jobs_.find(job_key(job)); found != jobs_.end()) future = found->second;
+  }
+  Result result;
+  if (!future.valid()) {
+    result.kernel = compile_kernel(job.source, job.arch, job.symbol, *nvrtc_, cache_);
+    return result;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    result.kernel = future.get();
+  } catch (const std::future_error& e) {
+    // Dropped from the queue (only at destruction, which no caller can race with).
+    result.kernel.error = std::string("the background compile was cancelled: ") + e.what();
+  }
+  result.waited_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.background = true;
+  return result;
+}
+
+std::size_t BackgroundCompiler::submitted() const {
+  std::lock_guard lock(mutex_);
+  return jobs_.size();
+}
+
+std::size_t BackgroundCompiler::unfinished() const {
+  std::lock_guard lock(mutex_);
+  std::size_t count = 0;
+  for (const auto& [key, future] : jobs_)
+    if (future.wait_for(std::chrono::seconds(0)) != std::future_status::ready) ++count;
+  return count;
+}
+
+}  // namespace ktune::generated
