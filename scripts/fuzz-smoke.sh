@@ -43,10 +43,15 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
 failed=()
-while read -r name exe corpus dict; do
+while read -r name exe corpus dict extra_seeds; do
   [[ -n "$name" ]] || continue
   echo "=== fuzzing $name for ${seconds}s"
   mkdir -p "$scratch/$name"
+  # Test data that doubles as seeds lives with its tests; libFuzzer reads seeds from folders.
+  if [[ -n "${extra_seeds:-}" && "$extra_seeds" != "-" ]]; then
+    IFS=',' read -r -a seed_files <<<"$extra_seeds"
+    cp "${seed_files[@]}" "$scratch/$name/"
+  fi
   args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
         -artifact_prefix="$artifacts/$name-")
   [[ "$dict" != "-" ]] && args+=(-dict="$dict")
