@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -16,31 +15,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/cli_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kSource = KTUNE_SOURCE_DIR;
-const fs::path kKtune = fs::path(KTUNE_BINARY_DIR) / "ktune";
-
-struct CmdResult {
-  int code = -1;
-  std::string out, err;
-  nlohmann::json json() const {
-    try {
-      return nlohmann::json::parse(out);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << out << "\nstderr:\n" << err;
-      return nullptr;
-    }
-  }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ktune::testing::CommandResult;
+using ktune::testing::run_command;
+using ktune::testing::shell_quote;
+using ktune::testing::slurp;
+const fs::path kSource = ktune::testing::source_dir();
+const fs::path kKtune = ktune::testing::ktune_binary();
 
 class E2E : public ::testing::Test {
  protected:
@@ -56,15 +41,8 @@ class E2E : public ::testing::Test {
     if (!HasFailure()) fs::remove_all(dir_);
   }
 
-  CmdResult ktune(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    std::string cmd = kKtune.string() + " --db " + db_.string() + " " + args + " >" + out.string() + " 2>" + err.string();
-    CmdResult r;
-    int status = std::system(cmd.c_str());
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+  CommandResult ktune(const std::string& args) {
+    return run_command(shell_quote(kKtune.string()) + " --db " + shell_quote(db_.string()) + " " + args, dir_);
   }
 
   fs::path dir_, db_;
@@ -73,7 +51,7 @@ class E2E : public ::testing::Test {
 std::string example(const std::string& rel) { return (kSource / "examples" / "cpu" / rel).string(); }
 
 TEST_F(E2E, DevicesListsTheCpuBackend) {
-  CmdResult r = ktune("--json devices");
+  CommandResult r = ktune("--json devices");
   ASSERT_EQ(r.code, 0) << r.err;
   bool cpu = false;
   for (const auto& b : r.json()) {
@@ -87,7 +65,7 @@ TEST_F(E2E, DevicesListsTheCpuBackend) {
 }
 
 TEST_F(E2E, TunesMatmulAndRecordsVerifiedResults) {
-  CmdResult r = ktune("--json tune " + example("matmul/matmul.yaml") + " --max-evals 12 --seed 3");
+  CommandResult r = ktune("--json tune " + example("matmul/matmul.yaml") + " --max-evals 12 --seed 3");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   nlohmann::json s = r.json();
   EXPECT_EQ(s["evaluated"], 12);
@@ -97,7 +75,7 @@ TEST_F(E2E, TunesMatmulAndRecordsVerifiedResults) {
   EXPECT_GT(s["best"]["gflops"].get<double>(), 0.1);
   EXPECT_LT(s["best"]["verification"]["C"]["rel_l2"].get<double>(), 1e-5);
 
-  CmdResult results = ktune("--json results");
+  CommandResult results = ktune("--json results");
   ASSERT_EQ(results.code, 0) << results.err;
   EXPECT_EQ(results.json().size(), 12u);
   double best = s["best"]["median_s"].get<double>();
@@ -107,13 +85,13 @@ TEST_F(E2E, TunesMatmulAndRecordsVerifiedResults) {
     }
   }
 
-  CmdResult b = ktune("--json best " + example("matmul/matmul.yaml"));
+  CommandResult b = ktune("--json best " + example("matmul/matmul.yaml"));
   ASSERT_EQ(b.code, 0) << b.err;
   EXPECT_EQ(b.json()[0]["config"], s["best"]["config"]);
 }
 
 TEST_F(E2E, TunesReductionExhaustivelyWithinBudget) {
-  CmdResult r = ktune("--json tune " + example("reduction/reduction.yaml") + " --strategy annealing --max-evals 10");
+  CommandResult r = ktune("--json tune " + example("reduction/reduction.yaml") + " --strategy annealing --max-evals 10");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   nlohmann::json s = r.json();
   EXPECT_EQ(s["evaluated"], 10);
@@ -123,11 +101,11 @@ TEST_F(E2E, TunesReductionExhaustivelyWithinBudget) {
 }
 
 TEST_F(E2E, EveryFaultIsRecordedAndTheSessionFinishes) {
-  CmdResult r = ktune("--json tune " + (kSource / "tests" / "e2e" / "faults" / "faults.yaml").string());
+  CommandResult r = ktune("--json tune " + (kSource / "tests" / "e2e" / "faults" / "faults.yaml").string());
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   nlohmann::json s = r.json();
   EXPECT_EQ(s["evaluated"], 9);
-  CmdResult results = ktune("--json results");
+  CommandResult results = ktune("--json results");
   std::map<int, std::string> status;
   std::map<int, std::string> error;
   for (const auto& row : results.json()) {
@@ -155,8 +133,8 @@ TEST_F(E2E, KillNineLosesNothingAndRerunResumes) {
   const std::string spec = example("reduction/reduction.yaml");
   // Start a tune with JSON progress on stderr, kill -9 it after a few results are committed.
   const fs::path progress = dir_ / "progress";
-  std::string cmd = "exec " + kKtune.string() + " --db " + db_.string() + " tune " + spec +
-                    " --max-evals 40 --seed 9 --progress json 2>" + progress.string() + " >/dev/null";
+  std::string cmd = "exec " + shell_quote(kKtune.string()) + " --db " + shell_quote(db_.string()) + " tune " + spec +
+                    " --max-evals 40 --seed 9 --progress json 2>" + shell_quote(progress.string()) + " >/dev/null";
   pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -176,24 +154,24 @@ TEST_F(E2E, KillNineLosesNothingAndRerunResumes) {
   ::waitpid(pid, &status, 0);
   ASSERT_GE(committed_before_kill, 6) << slurp(progress);
 
-  CmdResult after_kill = ktune("--json results");
+  CommandResult after_kill = ktune("--json results");
   ASSERT_EQ(after_kill.code, 0) << after_kill.err;
   const std::size_t rows_after_kill = after_kill.json().size();
   EXPECT_GE(rows_after_kill, static_cast<std::size_t>(committed_before_kill));
 
-  CmdResult rerun = ktune("--json tune " + spec + " --max-evals 40 --seed 9");
+  CommandResult rerun = ktune("--json tune " + spec + " --max-evals 40 --seed 9");
   ASSERT_EQ(rerun.code, 0) << rerun.err;
   nlohmann::json s = rerun.json();
   EXPECT_EQ(s["resumed"].get<std::size_t>(), rows_after_kill);
   EXPECT_EQ(s["evaluated"].get<std::size_t>() + rows_after_kill, 40u);
 
-  CmdResult all = ktune("--json results");
+  CommandResult all = ktune("--json results");
   std::set<std::string> keys;
   for (const auto& row : all.json()) keys.insert(row["config"].dump());
   EXPECT_EQ(keys.size(), all.json().size()) << "a configuration was measured twice";
   EXPECT_EQ(all.json().size(), 40u);
 
-  CmdResult sessions = ktune("--json sessions");
+  CommandResult sessions = ktune("--json sessions");
   ASSERT_EQ(sessions.code, 0);
   std::set<std::string> states;
   for (const auto& row : sessions.json()) states.insert(row["state"]);
@@ -205,41 +183,41 @@ TEST_F(E2E, BadSpecNamesFileAndLine) {
   fs::copy_file(kSource / "examples" / "cpu" / "matmul" / "matmul.cpp", dir_ / "matmul.cpp");
   std::ofstream(bad) << "kernel: {source: matmul.cpp, entry: matmul}\nsizes: {M: 4}\nparameters:\n  T: [1, 2]\n"
                         "constraints:\n  - T < Q\narguments:\n  - {name: C, type: float32, length: M, output: true}\n";
-  CmdResult r = ktune("tune " + bad.string());
+  CommandResult r = ktune("tune " + bad.string());
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.err.find("bad.yaml:6:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("undefined name 'Q'"), std::string::npos) << r.err;
 }
 
 TEST_F(E2E, SpaceCountsPrunesAndSamples) {
-  CmdResult r = ktune("--json space " + example("matmul/matmul.yaml") + " --sample 5 --seed 1");
+  CommandResult r = ktune("--json space " + example("matmul/matmul.yaml") + " --sample 5 --seed 1");
   ASSERT_EQ(r.code, 0) << r.err;
   nlohmann::json s = r.json();
   EXPECT_EQ(s["valid"], 1296);
   EXPECT_EQ(s["samples"].size(), 5u);
   EXPECT_FALSE(s["constraints"].empty());
-  CmdResult text = ktune("space " + example("matmul/matmul.yaml"));
+  CommandResult text = ktune("space " + example("matmul/matmul.yaml"));
   EXPECT_NE(text.out.find("1296 valid"), std::string::npos) << text.out;
 }
 
 TEST_F(E2E, BenchMeasuresOneConfigAndRejectsInvalidOnes) {
   const std::string spec = example("matmul/matmul.yaml");
-  CmdResult r = ktune("bench " + spec + " --set TILE_M=32 --set TILE_N=64 --set TILE_K=64 --set UNROLL_K=4 --set PACK_B=0");
+  CommandResult r = ktune("bench " + spec + " --set TILE_M=32 --set TILE_N=64 --set TILE_K=64 --set UNROLL_K=4 --set PACK_B=0");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("Median"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("GFLOP/s"), std::string::npos) << r.out;
-  CmdResult bad = ktune("bench " + spec + " --set TILE_M=32 --set TILE_N=256 --set TILE_K=256 --set UNROLL_K=4 --set PACK_B=0");
+  CommandResult bad = ktune("bench " + spec + " --set TILE_M=32 --set TILE_N=256 --set TILE_K=256 --set UNROLL_K=4 --set PACK_B=0");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("TILE_K * TILE_N <= 16384"), std::string::npos) << bad.err;
 }
 
 TEST_F(E2E, ExportsJsonAndCsv) {
   ASSERT_EQ(ktune("tune " + example("reduction/reduction.yaml") + " --max-evals 4 --progress none").code, 0);
-  CmdResult j = ktune("export --format json");
+  CommandResult j = ktune("export --format json");
   ASSERT_EQ(j.code, 0) << j.err;
   nlohmann::json doc = j.json();
   EXPECT_EQ(doc["results"].size(), 4u);
-  CmdResult c = ktune("export --format csv -o " + (dir_ / "r.csv").string());
+  CommandResult c = ktune("export --format csv -o " + (dir_ / "r.csv").string());
   ASSERT_EQ(c.code, 0) << c.err;
   std::istringstream csv(slurp(dir_ / "r.csv"));
   std::string header;

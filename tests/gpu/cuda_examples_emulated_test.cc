@@ -10,7 +10,6 @@
 // wrapper that runs the entry on the emulated grid.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,25 +26,17 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "support/cli_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kSource = KTUNE_SOURCE_DIR;
-const fs::path kKtune = fs::path(KTUNE_BINARY_DIR) / "ktune";
+using ktune::testing::CommandResult;
+using ktune::testing::shell_quote;
+using ktune::testing::slurp;
+const fs::path kSource = ktune::testing::source_dir();
+const fs::path kKtune = ktune::testing::ktune_binary();
 const fs::path kEmulation = kSource / "tests" / "gpu" / "emulation" / "cuda_emulation.h";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // C++ type of an element type name in a spec (the subset the examples use).
 std::string cpp_type(const std::string& type) {
@@ -193,11 +184,6 @@ Emulated translate(const fs::path& cuda_spec, const fs::path& dir, const std::ma
   return {spec, name};
 }
 
-struct CmdResult {
-  int code = -1;
-  std::string out, err;
-};
-
 class CudaExamplesEmulated : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -210,29 +196,22 @@ class CudaExamplesEmulated : public ::testing::Test {
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);
   }
-  CmdResult ktune(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = quote(kKtune.string()) + " --db " + quote((dir_ / "t.db").string()) + " " + args + " >" +
-                            quote(out.string()) + " 2>" + quote(err.string());
-    CmdResult r;
-    const int status = std::system(cmd.c_str());
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+  CommandResult ktune(const std::string& args) {
+    return ktune::testing::run_command(
+        shell_quote(kKtune.string()) + " --db " + shell_quote((dir_ / "t.db").string()) + " " + args, dir_);
   }
 
   // Tunes the emulated translation of an example; every evaluated configuration must be ok.
   void tune_emulated(const std::string& example, const std::map<std::string, std::string>& sizes, int evals) {
     const fs::path spec = kSource / "examples" / "cuda" / example / (example + ".yaml");
     Emulated e = translate(spec, dir_, sizes);
-    CmdResult r = ktune("--json tune " + quote(e.spec.string()) + " --max-evals " + std::to_string(evals) +
-                        " --progress none --jobs 2");
+    CommandResult r = ktune("--json tune " + shell_quote(e.spec.string()) + " --max-evals " +
+                            std::to_string(evals) + " --progress none --jobs 2");
     ASSERT_EQ(r.code, 0) << r.err << r.out << "\nspec:\n" << slurp(e.spec);
     const nlohmann::json s = nlohmann::json::parse(r.out);
     EXPECT_EQ(s["evaluated"].get<int>(), evals) << s.dump(2);
     EXPECT_EQ(s["by_status"].value("ok", 0), evals) << s["by_status"].dump();
-    CmdResult results = ktune("--json results");
+    CommandResult results = ktune("--json results");
     ASSERT_EQ(results.code, 0) << results.err;
     for (const auto& row : nlohmann::json::parse(results.out)) {
       EXPECT_EQ(row["status"], "ok") << row["config"].dump() << ": " << row.value("error", "");
@@ -253,9 +232,9 @@ TEST_F(CudaExamplesEmulated, Transpose) { tune_emulated("transpose", {{"M", "64"
 // The emulation and verification catch broken kernels: the fault spec's wrong-result modes.
 TEST_F(CudaExamplesEmulated, WrongResultsAreCaught) {
   Emulated e = translate(kSource / "tests" / "gpu" / "faults_cuda" / "faults_cuda.yaml", dir_, {{"N", "4096"}});
-  CmdResult r = ktune("--json bench " + quote(e.spec.string()) +
-                      " --config MODE=0,BLOCK=128 --config MODE=1,BLOCK=256 --config MODE=7,BLOCK=128"
-                      " --config MODE=9,BLOCK=256");
+  CommandResult r = ktune("--json bench " + shell_quote(e.spec.string()) +
+                          " --config MODE=0,BLOCK=128 --config MODE=1,BLOCK=256 --config MODE=7,BLOCK=128"
+                          " --config MODE=9,BLOCK=256");
   ASSERT_EQ(r.code, 5) << r.err << r.out;  // some configuration failed
   const nlohmann::json bench = nlohmann::json::parse(r.out);
   std::map<int, std::string> status;

@@ -7,70 +7,30 @@
 // KTUNE_TEST_KTUNE point a carried test binary at the checkout and the ktune binary.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "support/cli_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-// Where the tests find the repository and the ktune binary: the build's paths, unless
-// KTUNE_TEST_SOURCE_DIR / KTUNE_TEST_KTUNE say otherwise (a test binary carried to a GPU
-// machine, where the checkout lives elsewhere: see bench/run_gpu_suite.sh).
-fs::path from_env(const char* name, const fs::path& fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? fs::absolute(v) : fallback;
-}
-const fs::path kSource = from_env("KTUNE_TEST_SOURCE_DIR", KTUNE_SOURCE_DIR);
-const fs::path kKtune = from_env("KTUNE_TEST_KTUNE", fs::path(KTUNE_BINARY_DIR) / "ktune");
+using ktune::testing::CommandResult;
+using ktune::testing::shell_quote;
+const fs::path kSource = ktune::testing::source_dir();
+const fs::path kKtune = ktune::testing::ktune_binary();
 
-struct CmdResult {
-  int code = -1;
-  std::string out, err;
-  nlohmann::json json() const {
-    try {
-      return nlohmann::json::parse(out);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << out << "\nstderr:\n" << err;
-      return nullptr;
-    }
-  }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-CmdResult run_ktune(const std::string& args, const fs::path& dir) {
-  const fs::path out = dir / "stdout", err = dir / "stderr";
-  const std::string cmd = quote(kKtune.string()) + " " + args + " >" + quote(out.string()) + " 2>" + quote(err.string());
-  CmdResult r;
-  const int status = std::system(cmd.c_str());
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+CommandResult run_ktune(const std::string& args, const fs::path& dir) {
+  return ktune::testing::run_command(shell_quote(kKtune.string()) + " " + args, dir);
 }
 
 // Why the GPU tests cannot run here, or nullopt when a CUDA device is usable. Asked once.
@@ -78,7 +38,7 @@ const std::optional<std::string>& cuda_unavailable() {
   static const std::optional<std::string> reason = []() -> std::optional<std::string> {
     const fs::path dir = fs::temp_directory_path() / ("ktune_gpu_probe_" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    CmdResult r = run_ktune("--json devices", dir);
+    CommandResult r = run_ktune("--json devices", dir);
     fs::remove_all(dir);
     if (r.code != 0) return "`ktune --json devices` failed (exit " + std::to_string(r.code) + "): " + r.err;
     nlohmann::json backends;
@@ -120,7 +80,9 @@ class GpuE2E : public ::testing::Test {
   void TearDown() override {
     if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
   }
-  CmdResult ktune(const std::string& args) { return run_ktune("--db " + quote(db_.string()) + " " + args, dir_); }
+  CommandResult ktune(const std::string& args) {
+    return run_ktune("--db " + shell_quote(db_.string()) + " " + args, dir_);
+  }
 
   fs::path dir_, db_;
 };
@@ -129,7 +91,7 @@ class GpuE2E : public ::testing::Test {
 std::string set_options(const nlohmann::json& config) {
   std::string s;
   for (const auto& [name, value] : config.items())
-    s += " --set " + quote(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    s += " --set " + shell_quote(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
   return s;
 }
 
@@ -144,7 +106,7 @@ void expect_verified(const nlohmann::json& result, const std::string& what) {
 }
 
 TEST_F(GpuE2E, DevicesDescribeTheGpu) {
-  CmdResult r = ktune("--json devices");
+  CommandResult r = ktune("--json devices");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const auto& b : r.json()) {
     if (b["backend"] != "cuda") continue;
@@ -168,8 +130,8 @@ TEST_F(GpuE2E, EachExampleTunesToAVerifiedBestThatBenchReverifies) {
   for (const auto& spec : specs) {
     SCOPED_TRACE(spec.string());
     const int evals = max_evals();
-    CmdResult r = ktune("--json tune " + quote(spec.string()) + " --max-evals " + std::to_string(evals) +
-                        " --seed 1 --progress none");
+    CommandResult r = ktune("--json tune " + shell_quote(spec.string()) + " --max-evals " + std::to_string(evals) +
+                            " --seed 1 --progress none");
     ASSERT_EQ(r.code, 0) << r.err << r.out;
     const nlohmann::json s = r.json();
     EXPECT_EQ(s["device"]["backend"], "cuda");
@@ -190,7 +152,7 @@ TEST_F(GpuE2E, EachExampleTunesToAVerifiedBestThatBenchReverifies) {
     for (const auto& [status, count] : s["by_status"].items())
       EXPECT_TRUE(status == "ok" || status == "resource_limit") << count << " x " << status << "\n" << s.dump(2);
 
-    CmdResult b = ktune("--json bench " + quote(spec.string()) + set_options(best["config"]));
+    CommandResult b = ktune("--json bench " + shell_quote(spec.string()) + set_options(best["config"]));
     ASSERT_EQ(b.code, 0) << b.err << b.out;
     const nlohmann::json bj = b.json();
     ASSERT_EQ(bj["results"].size(), 1u) << bj.dump(2);
@@ -207,7 +169,7 @@ TEST_F(GpuE2E, EachExampleTunesToAVerifiedBestThatBenchReverifies) {
 
 TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
   const fs::path spec = kSource / "tests" / "gpu" / "faults_cuda" / "faults_cuda.yaml";
-  CmdResult r = ktune("--json tune " + quote(spec.string()) + " --progress none");
+  CommandResult r = ktune("--json tune " + shell_quote(spec.string()) + " --progress none");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json s = r.json();
   EXPECT_EQ(s["evaluated"], 22) << s.dump(2);
@@ -215,7 +177,7 @@ TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
   ASSERT_FALSE(s["best"].is_null());
   EXPECT_LE(s["best"]["config"]["MODE"].get<int>(), 1);
 
-  CmdResult results = ktune("--json results");
+  CommandResult results = ktune("--json results");
   ASSERT_EQ(results.code, 0) << results.err;
   const std::map<int, std::string> expected = {
       {0, "ok"},
@@ -255,7 +217,7 @@ TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
   for (const auto& [mode, status] : expected) EXPECT_EQ(seen[mode], 2) << "MODE " << mode << " (" << status << ")";
 
   // After sticky errors and a hung kernel, the GPU is still usable from a fresh worker.
-  CmdResult b = ktune("--json bench " + quote(spec.string()) + " --set MODE=0 --set BLOCK=128");
+  CommandResult b = ktune("--json bench " + shell_quote(spec.string()) + " --set MODE=0 --set BLOCK=128");
   ASSERT_EQ(b.code, 0) << b.err << b.out;
   EXPECT_EQ(b.json()["results"][0]["status"], "ok");
 }

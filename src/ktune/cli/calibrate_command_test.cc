@@ -3,13 +3,10 @@
 // report's ceiling finder reads the stored row.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,26 +14,18 @@
 #include "ktune/db/calibrations.h"
 #include "ktune/db/database.h"
 #include "ktune/report/session_data.h"
+#include "support/cli_run.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 namespace db = ktune::db;
 namespace report = ktune::report;
-const fs::path kSource = KTUNE_SOURCE_DIR;
-const fs::path kKtune = fs::path(KTUNE_BINARY_DIR) / "ktune";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct ShellResult {
-  int code = -1;
-  std::string out, err;
-};
+using ktune::testing::CommandResult;
+using ktune::testing::run_command;
+using ktune::testing::shell_quote;
+const fs::path kSource = ktune::testing::source_dir();
+const fs::path kKtune = ktune::testing::ktune_binary();
 
 class CalibrateCommand : public ::testing::Test {
  protected:
@@ -45,7 +34,7 @@ class CalibrateCommand : public ::testing::Test {
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
     ::setenv("KTUNE_CACHE_DIR", (*dir_ / "cache").c_str(), 1);
-    first_ = new ShellResult(ktune("calibrate --backend cpu --json --max-seconds 2"));
+    first_ = new CommandResult(ktune("calibrate --backend cpu --json --max-seconds 2"));
   }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);
@@ -53,34 +42,20 @@ class CalibrateCommand : public ::testing::Test {
     delete first_;
   }
 
-  static ShellResult shell(const std::string& command) {
-    const fs::path out = *dir_ / "stdout", err = *dir_ / "stderr";
-    const std::string full = command + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(full.c_str());
-    ShellResult r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  static ShellResult ktune(const std::string& args, const std::string& db = "t.db") {
-    return shell(kKtune.string() + " --db " + (*dir_ / db).string() + " " + args);
-  }
-  static nlohmann::json parse(const ShellResult& r) {
-    nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
-    return j;
+  static CommandResult ktune(const std::string& args, const std::string& db = "t.db") {
+    return run_command(shell_quote(kKtune.string()) + " --db " + shell_quote((*dir_ / db).string()) + " " + args,
+                       *dir_);
   }
 
   static fs::path* dir_;
-  static ShellResult* first_;
+  static CommandResult* first_;
 };
 fs::path* CalibrateCommand::dir_ = nullptr;
-ShellResult* CalibrateCommand::first_ = nullptr;
+CommandResult* CalibrateCommand::first_ = nullptr;
 
 TEST_F(CalibrateCommand, CpuCalibrationIsMeasuredAndStored) {
   ASSERT_EQ(first_->code, 0) << first_->err << first_->out;
-  const nlohmann::json j = parse(*first_);
+  const nlohmann::json j = first_->json();
   EXPECT_EQ(j.at("device").at("backend"), "cpu");
   const nlohmann::json& c = j.at("calibration");
   // Plausible for any host this runs on: a copy of 512 MiB buffers and vector FMAs on all cores.
@@ -98,12 +73,12 @@ TEST_F(CalibrateCommand, CpuCalibrationIsMeasuredAndStored) {
   auto stored = db::latest_calibration(database, j.at("device").at("id").get<std::int64_t>());
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->id, c.at("id").get<std::int64_t>());
-  ShellResult shown = ktune("calibrate --show --json");
+  CommandResult shown = ktune("calibrate --show --json");
   ASSERT_EQ(shown.code, 0) << shown.err;
-  const nlohmann::json show = parse(shown);
+  const nlohmann::json show = shown.json();
   ASSERT_EQ(show.size(), 1u);
   EXPECT_EQ(show[0].at("calibration").at("id"), c.at("id"));
-  ShellResult text = ktune("calibrate --show --backend cpu");
+  CommandResult text = ktune("calibrate --show --backend cpu");
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("copy bandwidth"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("FP32 peak"), std::string::npos) << text.out;
@@ -112,7 +87,7 @@ TEST_F(CalibrateCommand, CpuCalibrationIsMeasuredAndStored) {
 
 TEST_F(CalibrateCommand, ReportFindsTheStoredCeilings) {
   ASSERT_EQ(first_->code, 0) << first_->err;
-  const nlohmann::json j = parse(*first_);
+  const nlohmann::json j = first_->json();
   db::Database database(*dir_ / "t.db");
   auto device = database.device(j.at("device").at("id").get<std::int64_t>());
   ASSERT_TRUE(device);
@@ -128,23 +103,23 @@ TEST_F(CalibrateCommand, ReportFindsTheStoredCeilings) {
 TEST_F(CalibrateCommand, ResultsAndBestShowTheRoofline) {
   ASSERT_EQ(first_->code, 0) << first_->err;
   // Without a calibration: said so.
-  ShellResult tuned = ktune("--json tune " + (kSource / "examples/cpu/reduction/reduction.yaml").string() +
-                                " --max-evals 3 --seed 2 --progress none",
-                            "uncalibrated.db");
+  CommandResult tuned = ktune("--json tune " + (kSource / "examples/cpu/reduction/reduction.yaml").string() +
+                                  " --max-evals 3 --seed 2 --progress none",
+                              "uncalibrated.db");
   ASSERT_EQ(tuned.code, 0) << tuned.err << tuned.out;
-  ShellResult plain = ktune("results", "uncalibrated.db");
+  CommandResult plain = ktune("results", "uncalibrated.db");
   ASSERT_EQ(plain.code, 0) << plain.err;
   EXPECT_NE(plain.out.find("no calibration: run ktune calibrate"), std::string::npos) << plain.out;
-  ShellResult best_plain = ktune("best", "uncalibrated.db");
+  CommandResult best_plain = ktune("best", "uncalibrated.db");
   EXPECT_NE(best_plain.out.find("no calibration: run ktune calibrate"), std::string::npos) << best_plain.out;
 
   // The same tuning where the host is calibrated: every ok result is classified.
   tuned = ktune("--json tune " + (kSource / "examples/cpu/reduction/reduction.yaml").string() +
                 " --max-evals 3 --seed 2 --progress none");
   ASSERT_EQ(tuned.code, 0) << tuned.err << tuned.out;
-  ShellResult results = ktune("results --json --status ok");
+  CommandResult results = ktune("results --json --status ok");
   ASSERT_EQ(results.code, 0) << results.err;
-  const nlohmann::json rows = parse(results);
+  const nlohmann::json rows = results.json();
   ASSERT_FALSE(rows.empty());
   for (const auto& row : rows) {
     const nlohmann::json& r = row.at("roofline");
@@ -157,42 +132,42 @@ TEST_F(CalibrateCommand, ResultsAndBestShowTheRoofline) {
     EXPECT_TRUE(bound == "memory" || bound == "latency") << bound;
     EXPECT_EQ(bound == "memory", r.at("fraction").get<double>() >= 0.5);
   }
-  ShellResult table = ktune("results");
+  CommandResult table = ktune("results");
   EXPECT_NE(table.out.find("FLOP/B"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("0.250"), std::string::npos) << table.out;
-  ShellResult best = ktune("best");
+  CommandResult best = ktune("best");
   EXPECT_NE(best.out.find("FLOP/byte"), std::string::npos) << best.out;
   EXPECT_NE(best.out.find("-bound"), std::string::npos) << best.out;
-  ShellResult best_json = ktune("best --json");
-  EXPECT_TRUE(parse(best_json).at(0).at("roofline").contains("bound")) << best_json.out;
+  CommandResult best_json = ktune("best --json");
+  EXPECT_TRUE(best_json.json().at(0).at("roofline").contains("bound")) << best_json.out;
 }
 
 TEST_F(CalibrateCommand, RecalibratingAddsANewerRecord) {
   ASSERT_EQ(first_->code, 0) << first_->err;
-  const std::int64_t first_id = parse(*first_).at("calibration").at("id");
-  ShellResult again = ktune("calibrate --backend cpu --json --max-seconds 1");
+  const std::int64_t first_id = first_->json().at("calibration").at("id");
+  CommandResult again = ktune("calibrate --backend cpu --json --max-seconds 1");
   ASSERT_EQ(again.code, 0) << again.err;
-  const std::int64_t second_id = parse(again).at("calibration").at("id");
+  const std::int64_t second_id = again.json().at("calibration").at("id");
   EXPECT_GT(second_id, first_id);
   // The compiled kernels came from the cache the first run filled.
-  EXPECT_TRUE(parse(again).at("calibration").at("method").at("copy").at("compile").at("cache_hit").get<bool>());
-  const nlohmann::json show = parse(ktune("calibrate --show --json"));
+  EXPECT_TRUE(again.json().at("calibration").at("method").at("copy").at("compile").at("cache_hit").get<bool>());
+  const nlohmann::json show = ktune("calibrate --show --json").json();
   EXPECT_EQ(show[0].at("calibration").at("id"), second_id);
 }
 
 TEST_F(CalibrateCommand, ShowWithoutCalibrationSaysWhatToDo) {
-  ShellResult empty = ktune("calibrate --show", "never.db");
+  CommandResult empty = ktune("calibrate --show", "never.db");
   EXPECT_NE(empty.code, 0);  // no database at all
-  ShellResult tuned = ktune("--json tune " + (kSource / "examples/cpu/reduction/reduction.yaml").string() +
-                                " --max-evals 1 --progress none",
-                            "nocal.db");
+  CommandResult tuned = ktune("--json tune " + (kSource / "examples/cpu/reduction/reduction.yaml").string() +
+                                  " --max-evals 1 --progress none",
+                              "nocal.db");
   ASSERT_EQ(tuned.code, 0) << tuned.err;
-  ShellResult none = ktune("calibrate --show", "nocal.db");
+  CommandResult none = ktune("calibrate --show", "nocal.db");
   EXPECT_EQ(none.code, 1);
   EXPECT_NE(none.out.find("no calibration: run ktune calibrate"), std::string::npos) << none.out;
-  ShellResult bad = ktune("calibrate --backend hip");
+  CommandResult bad = ktune("calibrate --backend hip");
   EXPECT_EQ(bad.code, 2) << bad.err;
-  ShellResult bad_math = ktune("calibrate --backend cpu --tensor bf17");
+  CommandResult bad_math = ktune("calibrate --backend cpu --tensor bf17");
   EXPECT_EQ(bad_math.code, 2) << bad_math.err;
   EXPECT_NE(bad_math.err.find("unknown tensor math 'bf17'"), std::string::npos) << bad_math.err;
 }

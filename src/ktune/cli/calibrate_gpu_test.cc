@@ -2,32 +2,26 @@
 // bf16 peak are measured, plausible and stored. Skips, saying why, without a CUDA device.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "ktune/device/registry.h"
+#include "support/cli_run.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-// $KTUNE_BINARY overrides the build's binary (a copy carried to a GPU machine).
+using ktune::testing::CommandResult;
+using ktune::testing::run_command;
+using ktune::testing::shell_quote;
+// $KTUNE_BINARY, which this test took before the shared $KTUNE_TEST_KTUNE, still overrides.
 const fs::path kKtune = std::getenv("KTUNE_BINARY") ? fs::path(std::getenv("KTUNE_BINARY"))
-                                                    : fs::path(KTUNE_BINARY_DIR) / "ktune";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+                                                    : ktune::testing::ktune_binary();
 
 TEST(CalibrateGpu, MeasuresAndStoresTheDeviceCeilings) {
   const ktune::device::Availability cuda = ktune::device::make_backend("cuda")->availability();
@@ -35,12 +29,11 @@ TEST(CalibrateGpu, MeasuresAndStoresTheDeviceCeilings) {
   const fs::path dir = fs::temp_directory_path() / ("ktune_calibrate_gpu_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const std::string command = kKtune.string() + " --db " + (dir / "k.db").string() +
-                              " calibrate --backend cuda --json --tensor bf16 --gemm-size 4096 >" +
-                              (dir / "out").string() + " 2>" + (dir / "err").string();
-  const int status = std::system(command.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(dir / "err") << slurp(dir / "out");
-  const nlohmann::json j = nlohmann::json::parse(slurp(dir / "out"));
+  const CommandResult r = run_command(shell_quote(kKtune.string()) + " --db " + shell_quote((dir / "k.db").string()) +
+                                          " calibrate --backend cuda --json --tensor bf16 --gemm-size 4096",
+                                      dir);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
   std::cout << j.dump(2) << "\n";
   const nlohmann::json& c = j.at("calibration");
   EXPECT_EQ(j.at("device").at("backend"), "cuda");

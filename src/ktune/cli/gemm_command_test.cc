@@ -2,11 +2,9 @@
 // the spec file, and on a GPU one small tuning session end to end.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -14,34 +12,25 @@
 #include <nlohmann/json.hpp>
 
 #include "ktune/device/cuda/driver_api.h"
+#include "support/cli_run.h"
 
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
+using ktune::testing::CommandResult;
 
-// $KTUNE_TEST_KTUNE (a carried binary on a GPU machine), else the one built beside this test.
-std::string ktune_binary() {
-  if (const char* path = std::getenv("KTUNE_TEST_KTUNE"); path && *path) return path;
-  return std::string(KTUNE_BINARY_DIR) + "/ktune";
-}
-
-CliRun ktune(const std::string& args) {
-  const std::string command = ktune_binary() + " " + args + " 2>&1";
-  CliRun r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+// Standard output and error together in `out`, as a terminal shows them.
+CommandResult ktune(const std::string& args) {
+  // A scratch directory per call, removed at once: most tests here need no directory of their own.
+  const auto scratch = std::filesystem::temp_directory_path() / ("ktune-gemm-cli-run-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(scratch);
+  CommandResult r = ktune::testing::run_command(
+      ktune::testing::shell_quote(ktune::testing::ktune_binary().string()) + " " + args + " 2>&1", scratch);
+  std::filesystem::remove_all(scratch);
   return r;
 }
 
-nlohmann::json json_of(const CliRun& r) {
+// The JSON document, after whatever stderr printed before it.
+nlohmann::json json_of(const CommandResult& r) {
   const auto start = r.out.find('{');
   if (start == std::string::npos) return nullptr;
   return nlohmann::json::parse(r.out.substr(start), nullptr, false);
@@ -54,8 +43,8 @@ std::filesystem::path temp_dir() {
 }
 
 TEST(TuneGemmCli, FlagsBecomeTheProblem) {
-  const CliRun r = ktune("tune gemm --m 4096 --n 14336 --k 4096 --dtype bf16 --layout nt --bias --gelu --batch 2 "
-                      "--alpha 0.5 --beta 1 --out-dtype f32 --families cublaslt --dry-run --json");
+  const CommandResult r = ktune("tune gemm --m 4096 --n 14336 --k 4096 --dtype bf16 --layout nt --bias --gelu "
+                                "--batch 2 --alpha 0.5 --beta 1 --out-dtype f32 --families cublaslt --dry-run --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const nlohmann::json j = json_of(r);
   ASSERT_TRUE(j.is_object()) << r.out;
@@ -87,7 +76,7 @@ TEST(TuneGemmCli, FlagsBecomeTheProblem) {
 }
 
 TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
-  CliRun r = ktune("tune gemm --m 1 --n 2 --dry-run");
+  CommandResult r = ktune("tune gemm --m 1 --n 2 --dry-run");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("needs --m, --n and --k"), std::string::npos) << r.out;
   r = ktune("tune gemm --m 1 --n 2 --k 3 --relu --gelu --dry-run");
@@ -124,7 +113,7 @@ TEST(TuneGemmCli, SpecFileWithOverrides) {
   const auto dir = temp_dir();
   const auto spec = dir / "gemm.yaml";
   std::ofstream(spec) << "gemm:\n  m: 2048\n  n: 10240\n  k: 1280\n  dtype: f16\n  layout: tn\nfamilies: [cublaslt]\n";
-  CliRun r = ktune("tune gemm --spec " + spec.string() + " --k 1024 --dry-run --json");
+  CommandResult r = ktune("tune gemm --spec " + spec.string() + " --k 1024 --dry-run --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const nlohmann::json j = json_of(r);
   EXPECT_EQ(j.at("problem").at("m"), 2048);
@@ -142,7 +131,7 @@ TEST(TuneGemmCli, SpecFileWithOverrides) {
 TEST(TuneGemmCli, SaysWhenThereIsNoGpu) {
   if (ktune::cuda::CudaDriver::load()) GTEST_SKIP() << "a CUDA driver is present";
   const auto dir = temp_dir();
-  CliRun r = ktune("tune gemm --m 64 --n 64 --k 64 --db " + (dir / "k.db").string());
+  CommandResult r = ktune("tune gemm --m 64 --n 64 --k 64 --db " + (dir / "k.db").string());
   EXPECT_EQ(r.code, 4) << r.out;
   EXPECT_NE(r.out.find("the cuda backend is not available"), std::string::npos) << r.out;
   // `tune FILE` with a gemm spec runs the gemm operation (which then needs the GPU).
@@ -162,7 +151,7 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   }
   const auto dir = temp_dir();
   const std::string db = (dir / "k.db").string();
-  CliRun r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --json --db " + db);
+  CommandResult r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --json --db " + db);
   ASSERT_EQ(r.code, 0) << r.out;
   const nlohmann::json j = json_of(r);
   ASSERT_TRUE(j.is_object()) << r.out;

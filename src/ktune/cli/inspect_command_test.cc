@@ -3,7 +3,6 @@
 // with NVRTC, results in a database, a spec configuration, and bad input.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,20 +21,13 @@
 #include "ktune/core/read_file.h"
 #include "ktune/db/database.h"
 #include "ktune/device/cuda/nvrtc.h"
+#include "support/cli_run.h"
 
 namespace {
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code = -1;
-  std::string out;  // stdout
-  std::string err;
-};
-
-std::string ktune_binary() {
-  if (const char* path = std::getenv("KTUNE_TEST_KTUNE"); path && *path) return path;
-  return std::string(KTUNE_BINARY_DIR) + "/ktune";
-}
+using ktune::testing::CommandResult;
+using ktune::testing::ktune_binary;
 
 fs::path temp_dir() {
   static const fs::path dir = [] {
@@ -46,25 +38,15 @@ fs::path temp_dir() {
   return dir;
 }
 
-CliRun ktune(const std::string& args) {
-  const fs::path err_file = temp_dir() / "stderr.txt";
-  const std::string command = ktune_binary() + " " + args + " 2>" + err_file.string();
-  CliRun r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = ktune::read_file(err_file).value_or("");
-  return r;
+CommandResult ktune(const std::string& args) {
+  return ktune::testing::run_command(ktune::testing::shell_quote(ktune_binary().string()) + " " + args, temp_dir());
 }
 
-nlohmann::json json_of(const CliRun& r) { return nlohmann::json::parse(r.out, nullptr, false); }
+// Output that is not JSON comes back discarded, with no failure of its own: the tests check.
+nlohmann::json json_of(const CommandResult& r) { return nlohmann::json::parse(r.out, nullptr, false); }
 
 std::string testdata(const std::string& name) {
-  return std::string(KTUNE_SOURCE_DIR) + "/src/ktune/amdgpu/testdata/" + name;
+  return (ktune::testing::source_dir() / "src/ktune/amdgpu/testdata" / name).string();
 }
 
 const nlohmann::json* kernel_named(const nlohmann::json& report, const std::string& name) {
@@ -80,7 +62,7 @@ void write(const fs::path& path, const std::string& text) {
 // ---- AMD code objects -----------------------------------------------------------------------
 
 TEST(InspectCli, AmdCodeObjectElfFactsResourcesOccupancy) {
-  const CliRun r = ktune("inspect " + testdata("kernels_hip_gfx942.hsaco") + " --json");
+  const CommandResult r = ktune("inspect " + testdata("kernels_hip_gfx942.hsaco") + " --json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json j = json_of(r);
   ASSERT_TRUE(j.is_object()) << r.out;
@@ -106,7 +88,7 @@ TEST(InspectCli, AmdCodeObjectElfFactsResourcesOccupancy) {
   EXPECT_TRUE(spill_seen) << j.dump(1);
 
   // Text: the same facts for a person.
-  const CliRun text = ktune("inspect " + testdata("kernels_hip_gfx942.hsaco") + " --block 256");
+  const CommandResult text = ktune("inspect " + testdata("kernels_hip_gfx942.hsaco") + " --block 256");
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("occupancy: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("what would raise occupancy"), std::string::npos) << text.out;
@@ -115,7 +97,7 @@ TEST(InspectCli, AmdCodeObjectElfFactsResourcesOccupancy) {
 
 TEST(InspectCli, AmdCodeObjectIsaFindingsNameLines) {
   if (!ktune::amdgpu::Toolchain::find("gfx942")) GTEST_SKIP() << "no clang/llvm-objdump for gfx942";
-  const CliRun r = ktune("inspect " + testdata("kernels_hip_gfx942.hsaco") + " --json");
+  const CommandResult r = ktune("inspect " + testdata("kernels_hip_gfx942.hsaco") + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = json_of(r);
   ASSERT_TRUE(j["isa"].is_object()) << j["notes"];
@@ -157,7 +139,7 @@ TEST(InspectCli, AmdAssemblyMatchesItsCodeObject) {
 // ---- bad input ------------------------------------------------------------------------------
 
 TEST(InspectCli, BadInputNamesTheFileAndWhatIsWrong) {
-  CliRun r = ktune("inspect /nonexistent/k.hsaco");
+  CommandResult r = ktune("inspect /nonexistent/k.hsaco");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("/nonexistent/k.hsaco: no such file"), std::string::npos) << r.err;
 
@@ -177,7 +159,7 @@ TEST(InspectCli, BadInputNamesTheFileAndWhatIsWrong) {
   EXPECT_NE(r.err.find("broken.hsaco"), std::string::npos) << r.err;
 
   // An x86 ELF.
-  r = ktune("inspect " + ktune_binary());
+  r = ktune("inspect " + ktune_binary().string());
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.err.find("machine 62"), std::string::npos) << r.err;
 
@@ -189,7 +171,7 @@ TEST(InspectCli, BadInputNamesTheFileAndWhatIsWrong) {
 TEST(InspectCli, UnknownResultIdAndMissingDatabase) {
   const fs::path db_path = temp_dir() / "empty.db";
   { ktune::db::Database db(db_path); }
-  CliRun r = ktune("--db " + db_path.string() + " inspect --result 42");
+  CommandResult r = ktune("--db " + db_path.string() + " inspect --result 42");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("no result with id 42"), std::string::npos) << r.err;
   r = ktune("--db " + (temp_dir() / "absent.db").string() + " inspect --result 1");
@@ -241,7 +223,7 @@ TEST(InspectCli, ResultUsesRecordedResourcesAndDeviceProperties) {
                    {"occupancy", {{"threads_per_block", 256}, {"dynamic_shared_bytes", 0}}}};
     id = db.insert_result(r);
   }
-  const CliRun run = ktune("--db " + db_path.string() + " inspect --result " + std::to_string(id) + " --json");
+  const CommandResult run = ktune("--db " + db_path.string() + " inspect --result " + std::to_string(id) + " --json");
   ASSERT_EQ(run.code, 0) << run.err << run.out;
   const nlohmann::json j = json_of(run);
   ASSERT_EQ(j["kernels"].size(), 1u) << run.out;
@@ -254,7 +236,7 @@ TEST(InspectCli, ResultUsesRecordedResourcesAndDeviceProperties) {
   ASSERT_FALSE(k["hints"].empty());
   EXPECT_NE(k["hints"][0].get<std::string>().find("fewer registers"), std::string::npos) << k["hints"];
   // A result with no database record of occupancy: --block fills in the launch.
-  const CliRun wide = ktune("--db " + db_path.string() + " inspect --result " + std::to_string(id) + " --block 512 --json");
+  const CommandResult wide = ktune("--db " + db_path.string() + " inspect --result " + std::to_string(id) + " --block 512 --json");
   EXPECT_EQ(json_of(wide)["kernels"][0]["occupancy"]["active_blocks_per_sm"], 1);
 }
 
@@ -274,7 +256,7 @@ TEST(InspectCli, AmdResultUsesItsMetadataFigures) {
     r.resources = {{"vgpr_count", 171}, {"sgpr_count", 40}, {"lds_bytes", 0}, {"max_flat_workgroup_size", 256}};
     id = db.insert_result(r);
   }
-  const CliRun run = ktune("--db " + db_path.string() + " inspect --result " + std::to_string(id) + " --json");
+  const CommandResult run = ktune("--db " + db_path.string() + " inspect --result " + std::to_string(id) + " --json");
   ASSERT_EQ(run.code, 0) << run.err << run.out;
   const nlohmann::json k = json_of(run)["kernels"][0];
   EXPECT_EQ(k["occupancy"]["waves_per_simd_limit"]["vgprs"], 2) << k.dump(1);
@@ -338,7 +320,7 @@ TEST(InspectCli, CubinNvInfoGivesRegistersSharedBarriersStack) {
 
   const fs::path path = temp_dir() / "k.cubin";
   write(path, *cubin);
-  const CliRun r = ktune("inspect " + path.string() + " --json");
+  const CommandResult r = ktune("inspect " + path.string() + " --json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json j = json_of(r);
   EXPECT_EQ(j["kind"], "cubin");
@@ -355,7 +337,7 @@ TEST(InspectCli, CubinNvInfoGivesRegistersSharedBarriersStack) {
   // Truncated: a clear error naming the file.
   const fs::path cut = temp_dir() / "cut.cubin";
   write(cut, cubin->substr(0, 100));
-  const CliRun bad = ktune("inspect " + cut.string());
+  const CommandResult bad = ktune("inspect " + cut.string());
   EXPECT_EQ(bad.code, 3);
   EXPECT_NE(bad.err.find("cut.cubin"), std::string::npos) << bad.err;
 }
@@ -417,10 +399,10 @@ Resource usage:
 TEST(InspectCli, CudaSpecConfigCompilesWithNvrtc) {
   std::string why;
   if (!nvrtc_cubin("__global__ void k() {}", "sm_90a", &why)) GTEST_SKIP() << "NVRTC not available: " << why;
-  const std::string spec = std::string(KTUNE_SOURCE_DIR) + "/examples/cuda/sgemm/sgemm.yaml";
+  const std::string spec = (ktune::testing::source_dir() / "examples/cuda/sgemm/sgemm.yaml").string();
   const std::string config = "--config BM=64 --config BN=64 --config BK=16 --config TM=4 --config TN=4 --config VEC=4 "
                              "--config UNROLL=4 --config DB=1 --config PAD_A=4";
-  const CliRun r = ktune("inspect " + spec + " " + config + " --target sm_90a --json");
+  const CommandResult r = ktune("inspect " + spec + " " + config + " --target sm_90a --json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json j = json_of(r);
   EXPECT_EQ(j["kind"], "spec");
@@ -434,7 +416,7 @@ TEST(InspectCli, CudaSpecConfigCompilesWithNvrtc) {
   EXPECT_TRUE(j["isa"].is_object());  // PTX (or SASS where cuobjdump exists)
 
   // Missing and unknown parameters, a wrong target: usage errors naming what is wrong.
-  CliRun bad = ktune("inspect " + spec + " --config BM=64 --target sm_90a");
+  CommandResult bad = ktune("inspect " + spec + " --config BM=64 --target sm_90a");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("missing: BN"), std::string::npos) << bad.err;
   bad = ktune("inspect " + spec + " " + config + " --config NOPE=1");
@@ -470,7 +452,7 @@ arguments:
   - {name: x, type: float32, length: N, output: true}
   - {name: n, type: int32, value: N}
 )");
-  const CliRun r = ktune("inspect " + (dir / "scale.yaml").string() + " --config TILE=4096 --config BLOCK=256 --json");
+  const CommandResult r = ktune("inspect " + (dir / "scale.yaml").string() + " --config TILE=4096 --config BLOCK=256 --json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json j = json_of(r);
   EXPECT_EQ(j["target"], "gfx942");
@@ -483,10 +465,10 @@ arguments:
   bool lds_hint = false;
   for (const auto& h : (*k)["hints"]) lds_hint |= h.get<std::string>().find("LDS") != std::string::npos;
   EXPECT_TRUE(lds_hint) << (*k)["hints"];
-  const CliRun nv = ktune("inspect " + (dir / "scale.yaml").string() + " --config TILE=256 --config BLOCK=256 --target sm_90");
+  const CommandResult nv = ktune("inspect " + (dir / "scale.yaml").string() + " --config TILE=256 --config BLOCK=256 --target sm_90");
   EXPECT_EQ(nv.code, 2);
   EXPECT_NE(nv.err.find("HIP kernel"), std::string::npos) << nv.err;
-  const CliRun unknown = ktune("inspect " + (dir / "scale.yaml").string() + " --config TILE=256 --config BLOCK=256 --target gfx1234");
+  const CommandResult unknown = ktune("inspect " + (dir / "scale.yaml").string() + " --config TILE=256 --config BLOCK=256 --target gfx1234");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_NE(unknown.err.find("gfx1234"), std::string::npos) << unknown.err;
 }
@@ -503,7 +485,7 @@ std::string text_section(const fs::path& path) {
 TEST(AsmCli, ReassembleRoundTripAndOneLineEdit) {
   if (!ktune::amdgpu::Toolchain::find("gfx942")) GTEST_SKIP() << "no clang/lld/llvm for gfx942";
   const fs::path dir = temp_dir() / "dump";
-  CliRun r = ktune("asm dump " + testdata("kernels.hip") + " --target gfx942 -o " + dir.string() + " --json");
+  CommandResult r = ktune("asm dump " + testdata("kernels.hip") + " --target gfx942 -o " + dir.string() + " --json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json dumped = json_of(r);
   const fs::path s = dumped["assembly"].get<std::string>();
@@ -551,9 +533,9 @@ TEST(AsmCli, ReassembleRoundTripAndOneLineEdit) {
   ASSERT_EQ(d["changes"].size(), 1u) << d.dump(1);
   EXPECT_EQ(d["changes"][0]["kind"], "added");
   EXPECT_EQ(d["changes"][0]["b_text"], "  s_nop 0");
-  const CliRun unified = ktune("asm diff " + hsaco.string() + " " + edited.string());
+  const CommandResult unified = ktune("asm diff " + hsaco.string() + " " + edited.string());
   EXPECT_NE(unified.out.find("+  s_nop 0"), std::string::npos) << unified.out;
-  const CliRun sbs = ktune("asm diff " + hsaco.string() + " " + edited.string() + " --side-by-side");
+  const CommandResult sbs = ktune("asm diff " + hsaco.string() + " " + edited.string() + " --side-by-side");
   EXPECT_NE(sbs.out.find(">   s_nop 0"), std::string::npos) << sbs.out;
 
   // Target mismatch and broken assembly.

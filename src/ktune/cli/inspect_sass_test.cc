@@ -5,7 +5,6 @@
 // machine without one it runs where those tools exist and skips, saying why, where they do not.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,31 +16,12 @@
 
 #include "ktune/cli/cubin_info.h"
 #include "ktune/device/cuda/nvrtc.h"
+#include "support/cli_run.h"
 
 namespace {
 namespace fs = std::filesystem;
-
-std::string ktune_binary() {
-  if (const char* path = std::getenv("KTUNE_TEST_KTUNE"); path && *path) return path;
-  return std::string(KTUNE_BINARY_DIR) + "/ktune";
-}
-
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-
-CliRun ktune(const std::string& args) {
-  CliRun r;
-  FILE* pipe = ::popen((ktune_binary() + " " + args + " 2>/dev/null").c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using ktune::testing::CommandResult;
+using ktune::testing::shell_quote;
 
 constexpr const char* kKernels = R"(
 #include <mma.h>
@@ -95,12 +75,15 @@ TEST(InspectSass, CuobjdumpFindingsWithLineNumbers) {
   if (!nvrtc) GTEST_SKIP() << "NVRTC not available: " << nvrtc.error;
   const auto compiled = nvrtc->compile(kKernels, "k.cu", {}, {}, "sm_90");
   ASSERT_TRUE(compiled.ok) << compiled.error << compiled.log;
-  const fs::path path = fs::temp_directory_path() / ("ktune-sass-" + std::to_string(::getpid()) + ".cubin");
+  const fs::path dir = fs::temp_directory_path() / ("ktune-sass-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path path = dir / "k.cubin";
   std::ofstream(path, std::ios::binary) << compiled.cubin;
 
-  const CliRun r = ktune("inspect " + path.string() + " --json");
-  fs::remove(path);
-  ASSERT_EQ(r.code, 0) << r.out;
+  const CommandResult r = ktune::testing::run_command(
+      shell_quote(ktune::testing::ktune_binary().string()) + " inspect " + shell_quote(path.string()) + " --json", dir);
+  fs::remove_all(dir);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << r.out;
   ASSERT_TRUE(j["isa"].is_object()) << j["notes"];

@@ -3,51 +3,32 @@
 // in headless Chromium to check that the charts are laid out and drawn.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "support/cli_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kSource = KTUNE_SOURCE_DIR;
-const fs::path kKtune = fs::path(KTUNE_BINARY_DIR) / "ktune";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ktune::testing::CommandResult;
+using ktune::testing::run_command;
+using ktune::testing::shell_quote;
+using ktune::testing::slurp;
+const fs::path kSource = ktune::testing::source_dir();
+const fs::path kKtune = ktune::testing::ktune_binary();
 
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
   for (std::size_t p = text.find(part); p != std::string::npos; p = text.find(part, p + 1)) ++n;
   return n;
-}
-
-struct ShellResult {
-  int code = -1;
-  std::string out, err;
-};
-
-ShellResult shell(const std::string& command, const fs::path& dir) {
-  const fs::path out = dir / "stdout", err = dir / "stderr";
-  const std::string full = command + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(full.c_str());
-  ShellResult r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
 }
 
 std::string chromium_binary() {
@@ -64,8 +45,8 @@ class ReportCommand : public ::testing::Test {
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
     ::setenv("KTUNE_CACHE_DIR", (*dir_ / "cache").c_str(), 1);
-    ShellResult r = ktune("--json tune " + (kSource / "examples/cpu/matmul/matmul.yaml").string() +
-                  " --max-evals 10 --seed 5 --progress none");
+    CommandResult r = ktune("--json tune " + (kSource / "examples/cpu/matmul/matmul.yaml").string() +
+                            " --max-evals 10 --seed 5 --progress none");
     tune_ok_ = r.code == 0;
     if (!tune_ok_) tune_error_ = new std::string(r.err + r.out);
   }
@@ -76,8 +57,9 @@ class ReportCommand : public ::testing::Test {
   }
   void SetUp() override { ASSERT_TRUE(tune_ok_) << "ktune tune failed:\n" << (tune_error_ ? *tune_error_ : ""); }
 
-  static ShellResult ktune(const std::string& args) {
-    return shell(kKtune.string() + " --db " + (*dir_ / "t.db").string() + " " + args, *dir_);
+  static CommandResult ktune(const std::string& args) {
+    return run_command(shell_quote(kKtune.string()) + " --db " + shell_quote((*dir_ / "t.db").string()) + " " + args,
+                       *dir_);
   }
   static fs::path path(const std::string& name) { return *dir_ / name; }
 
@@ -88,7 +70,7 @@ class ReportCommand : public ::testing::Test {
 
 TEST_F(ReportCommand, WritesASelfContainedReport) {
   const fs::path html_path = path("report.html");
-  ShellResult r = ktune("--json report latest -o " + html_path.string());
+  CommandResult r = ktune("--json report latest -o " + html_path.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary.at("output"), html_path.string());
@@ -116,7 +98,7 @@ TEST_F(ReportCommand, WritesASelfContainedReport) {
   ASSERT_NE(inspect_at, std::string::npos);
   EXPECT_NE(html.find(winner, inspect_at), std::string::npos);
 
-  ShellResult plain = ktune("--json report latest --no-inspect -o " + path("plain.html").string());
+  CommandResult plain = ktune("--json report latest --no-inspect -o " + path("plain.html").string());
   ASSERT_EQ(plain.code, 0) << plain.err;
   EXPECT_FALSE(nlohmann::json::parse(plain.out).at("winner_inspected"));
   EXPECT_EQ(slurp(path("plain.html")).find("<pre id=\"winner-inspect\">"), std::string::npos);
@@ -124,7 +106,7 @@ TEST_F(ReportCommand, WritesASelfContainedReport) {
 
 TEST_F(ReportCommand, ExportsAChromeTrace) {
   const fs::path trace_path = path("trace.json");
-  ShellResult r = ktune("--json export --perfetto 1 -o " + trace_path.string());
+  CommandResult r = ktune("--json export --perfetto 1 -o " + trace_path.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary.at("results"), 10);
@@ -150,22 +132,23 @@ TEST_F(ReportCommand, ExportsAChromeTrace) {
   EXPECT_GE(measure, 1u);
 
   // Standard output when there is no -o.
-  ShellResult to_stdout = ktune("export --perfetto latest");
+  CommandResult to_stdout = ktune("export --perfetto latest");
   ASSERT_EQ(to_stdout.code, 0) << to_stdout.err;
   EXPECT_EQ(nlohmann::json::parse(to_stdout.out).at("traceEvents").size(), trace.at("traceEvents").size());
 }
 
 TEST_F(ReportCommand, BadSessionsAreClearErrors) {
-  ShellResult missing = ktune("report 999 -o " + path("x.html").string());
+  CommandResult missing = ktune("report 999 -o " + path("x.html").string());
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.err.find("no session 999"), std::string::npos) << missing.err;
   EXPECT_FALSE(fs::exists(path("x.html")));
-  ShellResult garbage = ktune("report 12abc");
+  CommandResult garbage = ktune("report 12abc");
   EXPECT_EQ(garbage.code, 2);
   EXPECT_NE(garbage.err.find("expected a session id"), std::string::npos) << garbage.err;
-  ShellResult mixed = ktune("export --perfetto 1 --format csv");
+  CommandResult mixed = ktune("export --perfetto 1 --format csv");
   EXPECT_EQ(mixed.code, 2) << mixed.err;
-  ShellResult no_db = shell(kKtune.string() + " --db " + path("absent.db").string() + " report 1", *dir_);
+  CommandResult no_db = run_command(
+      shell_quote(kKtune.string()) + " --db " + shell_quote(path("absent.db").string()) + " report 1", *dir_);
   EXPECT_EQ(no_db.code, 1);
   EXPECT_FALSE(fs::exists(path("absent.db")));
 }
@@ -176,13 +159,14 @@ TEST_F(ReportCommand, ChromiumDrawsTheCharts) {
   const std::string chromium = chromium_binary();
   if (chromium.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): rendering not checked";
   const fs::path html_path = path("render.html");
-  ShellResult r = ktune("--json report 1 -o " + html_path.string());
+  CommandResult r = ktune("--json report 1 -o " + html_path.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const std::size_t charts = nlohmann::json::parse(r.out).at("charts");
   const std::string flags = " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run"
                             " --user-data-dir=" + path("chromium-profile").string();
 
-  ShellResult dom = shell("timeout 120 " + chromium + flags + " --dump-dom file://" + html_path.string(), *dir_);
+  CommandResult dom =
+      run_command("timeout 120 " + chromium + flags + " --dump-dom file://" + html_path.string(), *dir_);
   ASSERT_EQ(dom.code, 0) << dom.err;
   EXPECT_EQ(count(dom.out, "<svg"), charts) << dom.out.substr(0, 2000);
   EXPECT_NE(dom.out.find("<circle"), std::string::npos);
@@ -210,7 +194,8 @@ document.body.appendChild(out);
   probe_page.insert(probe_page.rfind("</body>"), probe);
   const fs::path probe_path = path("probe.html");
   std::ofstream(probe_path) << probe_page;
-  ShellResult measured = shell("timeout 120 " + chromium + flags + " --dump-dom file://" + probe_path.string(), *dir_);
+  CommandResult measured =
+      run_command("timeout 120 " + chromium + flags + " --dump-dom file://" + probe_path.string(), *dir_);
   ASSERT_EQ(measured.code, 0) << measured.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(measured.out, m, std::regex("<pre id=\"ktune-probe\">([^<]*)</pre>"))) << measured.out.substr(0, 2000);
@@ -225,9 +210,9 @@ document.body.appendChild(out);
 
   // And a screenshot, for people looking at CI artifacts: it must at least be a PNG.
   const fs::path png = path("report.png");
-  ShellResult shot = shell("timeout 120 " + chromium + flags + " --window-size=1280,3000 --screenshot=" + png.string() +
-                       " file://" + html_path.string(),
-                   *dir_);
+  CommandResult shot = run_command("timeout 120 " + chromium + flags + " --window-size=1280,3000 --screenshot=" +
+                                       png.string() + " file://" + html_path.string(),
+                                   *dir_);
   ASSERT_EQ(shot.code, 0) << shot.err;
   const std::string bytes = slurp(png);
   ASSERT_GT(bytes.size(), 10000u);
