@@ -47,6 +47,7 @@ struct GemmArgs {
   int max_samples = 500;
   double candidate_timeout = 5;
   bool no_racing = false;
+  double racing_margin = 0.05;
   bool no_resume = false;
   bool dry_run = false;
   std::string progress = "auto";
@@ -98,6 +99,7 @@ measure::Policy gemm_policy(const GemmArgs& a) {
   p.max_samples = a.max_samples;
   p.timeout_seconds = a.candidate_timeout;
   p.racing = !a.no_racing;
+  p.racing_margin = a.racing_margin;
   measure::validate(p);
   return p;
 }
@@ -746,6 +748,10 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--max-samples", args->max_samples, "Samples per candidate at most (default 500)");
   cmd->add_option("--candidate-timeout", args->candidate_timeout, "Seconds of measuring per candidate at most (default 5)");
   cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");
+  cmd->add_option("--racing-margin", args->racing_margin,
+                  "Stop measuring a candidate once even its fastest of 3+ samples is this much slower than the best "
+                  "median so far (default 0.05: L2-flushed GEMM samples spread by ~1%, so 5% slower is no contender)")
+      ->check(CLI::Range(0.0, 10.0));
   cmd->add_flag("--no-resume", args->no_resume, "Measure candidates again even if the database has them");
   cmd->add_flag("--dry-run", args->dry_run, "Print the resolved problem and exit (no GPU needed)");
   cmd->add_option("--progress", args->progress, "auto (bar on a terminal, JSON lines otherwise), bar, json, none");

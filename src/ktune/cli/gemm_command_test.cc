@@ -73,6 +73,12 @@ TEST(TuneGemmCli, FlagsBecomeTheProblem) {
   const nlohmann::json f8 = json_of(ktune("--json tune gemm --m 16 --n 16 --k 16 --dtype fp8 --layout nt --dry-run"));
   EXPECT_EQ(f8.at("problem").at("out_dtype"), "bf16");
   EXPECT_EQ(json_of(ktune("tune gemm --m 1 --n 1 --k 1 --relu --dry-run --json")).at("problem").at("activation"), "relu");
+  // Racing: on by default with a 5% margin, adjustable, off with --no-racing.
+  EXPECT_EQ(d.at("policy").at("racing"), true);
+  EXPECT_DOUBLE_EQ(d.at("policy").at("racing_margin").get<double>(), 0.05);
+  const nlohmann::json wide = json_of(ktune("tune gemm --m 8 --n 16 --k 32 --racing-margin 0.2 --dry-run --json"));
+  EXPECT_DOUBLE_EQ(wide.at("policy").at("racing_margin").get<double>(), 0.2);
+  EXPECT_EQ(json_of(ktune("tune gemm --m 8 --n 16 --k 32 --no-racing --dry-run --json")).at("policy").at("racing"), false);
 }
 
 TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
@@ -97,6 +103,9 @@ TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
   EXPECT_NE(r.out.find("unknown gemm family 'cutlass'"), std::string::npos) << r.out;
   r = ktune("tune gemm --m 1 --n 2 --k 3 --generated-candidates -1 --dry-run");
   EXPECT_EQ(r.code, 2);
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --racing-margin -0.1 --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--racing-margin"), std::string::npos) << r.out;
   r = ktune("tune gemm --m 1 --n 2 --k 3 --max-candidates 0");
   EXPECT_EQ(r.code, 2);
   r = ktune("tune gemm --m 1 --n 2 --k 3 --reference psychic");
