@@ -1,9 +1,6 @@
 #include "ktune/families/generated/generated_runner.h"
 
-#include <future>
-
 #include "ktune/core/sha256.h"
-#include "ktune/core/thread_pool.h"
 #include "ktune/device/device.h"
 #include "ktune/families/generated/sm90_path.h"
 
@@ -80,26 +77,6 @@ CompiledKernel compile_kernel(const std::string& source, const std::string& arch
     // An unwritable cache costs the next run a compile, nothing else.
   }
   return out;
-}
-
-std::vector<CompiledKernel> compile_kernels(const std::vector<CompileJob>& jobs, const kc::NvrtcCompiler& nvrtc,
-                                            const device::CompileCache& cache, unsigned threads) {
-  std::vector<CompiledKernel> results(jobs.size());
-  if (jobs.empty()) return results;
-  const std::size_t pool_size = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  ThreadPool pool(std::min(pool_size, jobs.size()));
-  std::vector<std::future<CompiledKernel>> pending;
-  pending.reserve(jobs.size());
-  for (const CompileJob& job : jobs)
-    pending.push_back(pool.submit([&job, &nvrtc, &cache] { return compile_kernel(job.source, job.arch, job.symbol, nvrtc, cache); }));
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    try {
-      results[i] = pending[i].get();
-    } catch (const std::exception& e) {
-      results[i].error = std::string("the compile threw: ") + e.what();
-    }
-  }
-  return results;
 }
 
 LoadedGemmKernel::LoadedGemmKernel(device::cuda::CudaDeviceContext& context, const std::string& cubin,

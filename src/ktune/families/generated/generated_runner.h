@@ -1,6 +1,6 @@
 #pragma once
-// Compiles generated GEMM kernels with NVRTC through the on-disk compile cache (many at once, on
-// all cores), loads them into a worker's CUDA context and launches them on a problem's buffers.
+// Compiles generated GEMM kernels with NVRTC through the on-disk compile cache (background_compiler.h
+// runs many at once), loads them into a worker's CUDA context and launches them on a problem's buffers.
 
 #include <cstdint>
 #include <map>
@@ -43,9 +43,6 @@ struct CompileJob {
   std::string arch;
   std::string symbol;
 };
-// All of `jobs` on up to `threads` threads (0: every core); results in job order.
-std::vector<CompiledKernel> compile_kernels(const std::vector<CompileJob>& jobs, const ktune::cuda::NvrtcCompiler& nvrtc,
-                                            const device::CompileCache& cache, unsigned threads = 0);
 
 // A loaded kernel bound to one problem's buffers.
 class LoadedGemmKernel {
