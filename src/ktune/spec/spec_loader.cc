@@ -177,6 +177,8 @@ class Loader {
       check_new_name(item.first, name, "size");
       Value v = value_of(item.second, "size '" + name + "'");
       if (!v.is_numeric() && !v.is_bool()) fail(item.second, "size '" + name + "' must be a number or bool, got '" + v.to_string() + "'");
+      // An infinite or NaN size only surfaces later, as buffers nobody can allocate.
+      if (v.is_numeric() && !std::isfinite(v.as_double())) fail(item.second, "size '" + name + "' must be finite, got '" + v.to_string() + "'");
       p.sizes[name] = v;
       size_lines_[name] = line_of(item.first);
     }
@@ -194,6 +196,8 @@ class Loader {
                           "--size " + name + ": no such size in the spec (sizes: " + (known.empty() ? "none" : known) + ")");
       }
       if (!value.is_numeric() && !value.is_bool()) throw SourceError(file_, size_lines_[name], 0, "--size " + name + " must be a number");
+      if (value.is_numeric() && !std::isfinite(value.as_double()))
+        throw SourceError(file_, size_lines_[name], 0, "--size " + name + " must be finite, got '" + value.to_string() + "'");
       it->second = value;
     }
   }

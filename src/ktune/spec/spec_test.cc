@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <filesystem>
 #include <fstream>
 
@@ -93,6 +95,15 @@ TEST_F(SpecTest, SizeOverrides) {
   } catch (const SourceError& e) {
     EXPECT_NE(std::string(e.what()).find("no such size"), std::string::npos) << e.what();
   }
+  for (const double bad : {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    try {
+      parse(kMinimal, {{"N", Value::real(bad)}});
+      FAIL() << "--size N=" << bad << " was accepted";
+    } catch (const SourceError& e) {
+      EXPECT_NE(std::string(e.what()).find("--size N must be finite"), std::string::npos) << e.what();
+      EXPECT_EQ(e.line(), 2) << "the error points at the size's line in the spec";
+    }
+  }
 }
 
 TEST_F(SpecTest, HashesSeparateKernelAndProblem) {
@@ -133,6 +144,8 @@ TEST_F(SpecTest, ErrorsNameLineAndProblem) {
       {"bad range", kernel + "sizes: {N: 4}\nparameters:\n  B: {range: [5, 1]}\n" + args, 4, "below its start"},
       {"not pow2", kernel + "sizes: {N: 4}\nparameters:\n  B: {pow2: [3, 16]}\n" + args, 4, "not a power of two"},
       {"wrong type size", kernel + "sizes: {N: [1]}\n" + args, 2, "must be a scalar"},
+      {"infinite size", kernel + "sizes: {N: inf}\n" + args, 2, "must be finite"},
+      {"NaN size", kernel + "sizes:\n  N: nan\n" + args, 3, "must be finite"},
       {"launch for cpp", kernel + "sizes: {N: 4}\nlaunch: {grid: 1, block: 1}\n" + args, 3, "GPU languages only"},
       {"cuda without launch", "kernel: {source: k.cpp, entry: k, language: cuda}\nsizes: {N: 4}\n" + args, 1,
        "need a 'launch'"},
