@@ -1,9 +1,8 @@
 #include <gtest/gtest.h>
 
-#include <limits>
-
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "ktune/core/source_error.h"
 #include "ktune/spec/problem.h"
