@@ -13,12 +13,13 @@ mkdir -p "$out/cubins"
 "$nvcc" -std=c++20 -O2 -gencode=arch=compute_90a,code=sm_90a -cudart static -I"$root/src" \
   -o "$out/sm90_harness" "$root/bench/generated/sm90_harness.cu" "$root/src/ktune/families/generated/sm90_path.cc" -ldl
 
-# One translation unit, compiled once per variant with its defines (what the emitter
-# concatenates for NVRTC).
+# One translation unit, compiled once per variant with its defines header (-include: what the
+# emitter puts before the sources it concatenates for NVRTC).
 tu="$out/sm90_kernel.cu"
 printf '#include "%s/gemm_params.h"\n#include "%s/gemm_common.cuh"\n#include "%s/gemm_sm90.cuh"\n' \
   "$kernels" "$kernels" "$kernels" > "$tu"
-"$out/sm90_harness" --list-builds > "$out/builds.txt"
+mkdir -p "$out/defines"
+"$out/sm90_harness" --list-builds "$out/defines" > "$out/builds.txt"
 rm -f "$out"/cubins/*.cubin "$out"/cubins/*.log "$out/ptxas.log"
 build_one() {
   local name="$1"; shift

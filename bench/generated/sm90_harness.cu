@@ -1,12 +1,13 @@
 // Standalone GPU check and benchmark of ktune's sm_90a generated GEMM (gemm_sm90.cuh).
 //
 // Every kernel variant (knobs + problem traits) is compiled ahead of time into its own cubin by
-// build_sm90_harness.sh (the harness prints the nvcc defines with --list-builds), then loaded
+// build_sm90_harness.sh (the harness writes each variant's defines with --list-builds), then loaded
 // with the driver API: the same way ktune loads NVRTC output. Each case runs against a plain
 // fp32 GPU reference (outputs poisoned with NaN first, random inputs); timed cases report the
 // median of 30 cudaEvent-timed launches with L2 flushed (256 MB written) before each.
 //
-//   sm90_harness --list-builds          name and defines of every variant (for the build script)
+//   sm90_harness --list-builds DIR      writes each variant's defines to DIR/<name>.h and prints
+//                                       "<name> -include DIR/<name>.h" (for the build script)
 //   sm90_harness <cubin dir> [--quick]  check (and time) every case
 
 #include <cublasLt.h>
@@ -76,17 +77,17 @@ struct Variant {
       << (pingpong ? "_pp" : "");
     return s.str();
   }
-  std::string defines() const {
+  // What the emitter puts before the kernel sources for this variant: the problem-trait macros
+  // and sm90_defines (knobs and kt_wgmma's operand lists, which need quotes and commas, so they
+  // travel as a header given to nvcc with -include rather than as -D flags).
+  std::string header() const {
     std::ostringstream s;
-    s << "-DKT_IN_TYPE=" << traits.in_type << " -DKT_OUT_TYPE=" << traits.out_type
-      << " -DKT_A_K_CONTIGUOUS=" << traits.a_k_contiguous << " -DKT_B_K_CONTIGUOUS=" << traits.b_k_contiguous
-      << " -DKT_READS_C=" << traits.reads_c << " -DKT_HAS_BIAS=" << traits.bias
-      << " -DKT_ACTIVATION=" << traits.activation << " -DKT_SPLIT_K=" << splitk_code;
-    // sm90_defines' "#define X v" lines as -DX=v
-    std::istringstream lines(ktune::generated::sm90_defines(knobs));
-    std::string hash, macro, value;
-    while (lines >> hash >> macro >> value) s << " -D" << macro << "=" << value;
-    if (pingpong) s << " -DKT_PINGPONG=1";
+    s << "#define KT_IN_TYPE " << traits.in_type << "\n#define KT_OUT_TYPE " << traits.out_type
+      << "\n#define KT_A_K_CONTIGUOUS " << traits.a_k_contiguous << "\n#define KT_B_K_CONTIGUOUS "
+      << traits.b_k_contiguous << "\n#define KT_READS_C " << traits.reads_c << "\n#define KT_HAS_BIAS " << traits.bias
+      << "\n#define KT_ACTIVATION " << traits.activation << "\n#define KT_SPLIT_K " << splitk_code << "\n"
+      << ktune::generated::sm90_defines(knobs);
+    if (pingpong) s << "#define KT_PINGPONG 1\n";
     return s.str();
   }
 };
@@ -463,7 +464,8 @@ struct Buffers {
 
 int main(int argc, char** argv) {
   const std::vector<Case> cases = all_cases();
-  if (argc > 1 && std::strcmp(argv[1], "--list-builds") == 0) {
+  if (argc > 2 && std::strcmp(argv[1], "--list-builds") == 0) {
+    const std::string header_dir = argv[2];
     std::map<std::string, std::string> builds;
     for (const Case& c : cases) {
       ProblemTraits t = c.v.traits;
@@ -471,13 +473,17 @@ int main(int argc, char** argv) {
       t.n = c.n;
       t.k = c.k;
       t.batch = c.batch;
-      if (!rejects(c.v, t)) builds[c.v.name()] = c.v.defines();
+      if (!rejects(c.v, t)) builds[c.v.name()] = c.v.header();
     }
-    for (const auto& [name, defines] : builds) std::printf("%s %s\n", name.c_str(), defines.c_str());
+    for (const auto& [name, header] : builds) {
+      const std::string path = header_dir + "/" + name + ".h";
+      std::ofstream(path) << header;
+      std::printf("%s -include %s\n", name.c_str(), path.c_str());
+    }
     return 0;
   }
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <cubin dir> | --list-builds\n", argv[0]);
+  if (argc < 2 || std::strcmp(argv[1], "--list-builds") == 0) {
+    std::fprintf(stderr, "usage: %s <cubin dir> | --list-builds <header dir>\n", argv[0]);
     return 2;
   }
   const std::string dir = argv[1];

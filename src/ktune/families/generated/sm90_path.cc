@@ -156,7 +156,27 @@ std::string sm90_defines(const GeneratedKnobs& k) {
   define("KT_STAGES", k.stages);
   define("KT_PERSISTENT", k.persistent ? 1 : 0);
   define("KT_MIN_BLOCKS", k.min_blocks_per_sm);
-  return out;
+  return out + sm90_wgmma_defines(k);
+}
+
+std::string sm90_wgmma_defines(const GeneratedKnobs& k) {
+  if (k.subgroup_n < 1 || k.tile_n % k.subgroup_n != 0) return {};
+  const int n = k.tile_n / k.subgroup_n;
+  if (n < 16 || n > 256 || n % 16 != 0) return {};
+  const int accumulators = n / 2;  // fp32 registers per thread of the warpgroup
+  auto operand = [](int i) { return "%" + str(i); };
+  std::string list, operands;
+  for (int i = 0; i < accumulators; ++i) {
+    list += (i ? ", " : "") + operand(i);
+    operands += std::string(i ? ", " : "") + "\"+f\"(d[" + str(i) + "])";
+  }
+  // After the accumulators: desc_a, desc_b, scale_d, then the two transpose immediates.
+  return "#define KT_WGMMA_SHAPE \"m64n" + str(n) + "k16\"\n" +
+         "#define KT_WGMMA_D \"" + list + "\"\n" +
+         "#define KT_WGMMA_D_OPERANDS " + operands + "\n" +
+         "#define KT_WGMMA_DESCRIPTORS \"" + operand(accumulators) + ", " + operand(accumulators + 1) + "\"\n" +
+         "#define KT_WGMMA_SCALE_D \"" + operand(accumulators + 2) + "\"\n" +
+         "#define KT_WGMMA_TRANSPOSES \"" + operand(accumulators + 3) + ", " + operand(accumulators + 4) + "\"\n";
 }
 
 int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {

@@ -41,8 +41,12 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& knobs, const Probl
 LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs);
 
 // "#define KT_TILE_M 128\n..." for the knob macros gemm_sm90.cuh reads (KT_TILE_M/N/K,
-// KT_SUBGROUP_M/N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS).
+// KT_SUBGROUP_M/N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS, and KT_WGMMA_* below).
 std::string sm90_defines(const GeneratedKnobs& knobs);
+// The KT_WGMMA_* macros kt_wgmma is written with (included in sm90_defines): the m64nNk16 shape
+// and its N / 2 accumulator operands for N = tile_n / subgroup_n; empty when N is not a wgmma
+// width (a multiple of 16 up to 256), so the kernel stops at its #error.
+std::string sm90_wgmma_defines(const GeneratedKnobs& knobs);
 
 // CTAs of one persistent launch: sm_count times the CTAs per SM that fit (at least one, at
 // most min_blocks_per_sm when set), never more than there are work items.

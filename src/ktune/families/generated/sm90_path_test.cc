@@ -148,6 +148,31 @@ TEST(Sm90Path, DefinesEveryKnobMacro) {
     EXPECT_TRUE(mentions(d, line)) << line;
 }
 
+// kt_wgmma's asm operands for each warpgroup width: N / 2 accumulators, then desc_a, desc_b,
+// scale_d and the two transpose immediates. (The cubins are byte-identical to those of the
+// hand-written wrapper per N that this replaced, for every N from 16 to 256.)
+TEST(Sm90Path, WgmmaOperandsFollowTheWarpgroupWidth) {
+  const std::string n16 = sm90_wgmma_defines(knobs(64, 16, 64, 1, 1, 3));
+  EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_SHAPE \"m64n16k16\"\n")) << n16;
+  EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_D \"%0, %1, %2, %3, %4, %5, %6, %7\"\n")) << n16;
+  EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_D_OPERANDS \"+f\"(d[0]), ")) << n16;
+  EXPECT_TRUE(mentions(n16, "\"+f\"(d[7])\n")) << n16;
+  EXPECT_FALSE(mentions(n16, "d[8]")) << n16;
+  EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_DESCRIPTORS \"%8, %9\"\n")) << n16;
+  EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_SCALE_D \"%10\"\n")) << n16;
+  EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_TRANSPOSES \"%11, %12\"\n")) << n16;
+  // tile_n / subgroup_n: two warpgroups side by side of 128 columns each.
+  const std::string n128 = sm90_wgmma_defines(knobs(64, 256, 64, 1, 2, 3));
+  EXPECT_TRUE(mentions(n128, "\"m64n128k16\"")) << n128;
+  EXPECT_TRUE(mentions(n128, ", %63\"\n")) << n128;
+  EXPECT_TRUE(mentions(n128, "#define KT_WGMMA_SCALE_D \"%66\"\n")) << n128;
+  EXPECT_TRUE(mentions(sm90_defines(knobs(128, 256, 64, 2, 1, 4)), "#define KT_WGMMA_SHAPE \"m64n256k16\"\n"));
+  // Not a wgmma width: nothing, and the kernel's #error names the rule.
+  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 40, 64, 1, 1, 4)), "");
+  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 512, 64, 1, 1, 4)), "");
+  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 96, 64, 1, 4, 4)), "");  // 24 columns per warpgroup
+}
+
 TEST(Sm90Path, GridAndLaunchParams) {
   ProblemTraits p = problem(1000, 3000, 2000);
   p.batch = 3;
