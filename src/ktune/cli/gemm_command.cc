@@ -532,20 +532,21 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   if (listing.contains("reference")) phases["reference_s"] = listing.at("reference").value("seconds", 0.0);
   // The generated kernels compiled in the background: what they cost and how much of it the
   // evaluations still waited for.
-  nlohmann::json generated_compile = {{"kernels", 0}, {"cached", 0}, {"compiled", 0}, {"failed", 0},
-                                      {"nvrtc_seconds", 0.0}, {"waited_seconds", 0.0}};
+  int kernels = 0, cached = 0, compiled = 0, failed = 0;
+  double nvrtc_seconds = 0, waited_seconds = 0;
   for (const Row& row : rows) {
     if (row.family != "generated" || row.resumed) continue;
-    generated_compile["kernels"] = generated_compile["kernels"].get<int>() + 1;
-    if (row.result.status == db::Status::CompileError) generated_compile["failed"] = generated_compile["failed"].get<int>() + 1;
+    ++kernels;
     const nlohmann::json c = row.result.resources.value("compile", nlohmann::json::object());
-    if (c.empty()) continue;
-    const char* kind = c.value("cached", false) ? "cached" : "compiled";
-    if (row.result.status != db::Status::CompileError) generated_compile[kind] = generated_compile[kind].get<int>() + 1;
-    generated_compile["nvrtc_seconds"] = generated_compile["nvrtc_seconds"].get<double>() + c.value("seconds", 0.0);
-    generated_compile["waited_seconds"] = generated_compile["waited_seconds"].get<double>() + c.value("waited_seconds", 0.0);
+    if (row.result.status == db::Status::CompileError) ++failed;
+    else if (!c.empty()) ++(c.value("cached", false) ? cached : compiled);
+    nvrtc_seconds += c.value("seconds", 0.0);
+    waited_seconds += c.value("waited_seconds", 0.0);
   }
-  phases["generated_compile_wait_s"] = generated_compile["waited_seconds"];
+  const nlohmann::json generated_compile = {{"kernels", kernels},          {"cached", cached},
+                                            {"compiled", compiled},        {"failed", failed},
+                                            {"nvrtc_seconds", nvrtc_seconds}, {"waited_seconds", waited_seconds}};
+  phases["generated_compile_wait_s"] = waited_seconds;
   if (const auto& lt = listing.at("families").value("cublaslt", nlohmann::json::object()); lt.contains("enumeration"))
     phases["cublaslt_enumeration_s"] = lt.at("enumeration").value("seconds", 0.0);
 
@@ -692,8 +693,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                 phases.value("setup_s", 0.0), phases.value("listing_s", 0.0), phases.value("reference_s", 0.0),
                 phases.value("cublaslt_enumeration_s", 0.0), phases.value("evaluation_s", 0.0),
                 phases.value("refinement_s", 0.0), phases.value("baseline_again_and_pick_s", 0.0),
-                generated_compile["compiled"].get<int>(), generated_compile["cached"].get<int>(),
-                generated_compile["nvrtc_seconds"].get<double>(), generated_compile["waited_seconds"].get<double>());
+                compiled, cached, nvrtc_seconds, waited_seconds);
   }
   if (interrupted) return kExitInterrupted;
   return pick.pick ? kExitOk : kExitNoValidConfig;
