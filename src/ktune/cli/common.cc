@@ -65,6 +65,8 @@ nlohmann::json result_to_json(const db::ResultRecord& r) {
   if (!r.resources.empty()) j["resources"] = r.resources;
   if (!r.verification.empty()) j["verification"] = r.verification;
   if (!r.error.empty()) j["error"] = r.error;
+  if (!r.phases.empty()) j["phases"] = r.phases;
+  if (!r.sanitizer.empty()) j["sanitizer"] = r.sanitizer;
   return j;
 }
 

@@ -50,7 +50,8 @@ nlohmann::json summary_to_json(const tuner::TuneSummary& s) {
                       {"raced", s.raced},
                       {"by_status", s.by_status},
                       {"stop_reason", s.stop_reason},
-                      {"wall_seconds", s.wall_seconds}};
+                      {"wall_seconds", s.wall_seconds},
+                      {"phase_totals", s.phase_totals}};
   j["best"] = s.best ? result_to_json(*s.best) : nlohmann::json(nullptr);
   return j;
 }

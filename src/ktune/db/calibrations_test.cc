@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "ktune/db/schema.h"
+#include "ktune/db/sqlite.h"
 
 namespace ktune::db {
 namespace {
@@ -82,7 +83,9 @@ TEST(Calibrations, VersionOneDatabaseIsMigrated) {
   {
     Database db(path);
     // Pretend this file was written by a build with schema version 1.
-    db.connection().execute("DROP TABLE device_calibrations; PRAGMA user_version = 1");
+    db.connection().execute(
+        "DROP TABLE device_calibrations; ALTER TABLE results DROP COLUMN phases;"
+        " ALTER TABLE results DROP COLUMN sanitizer; PRAGMA user_version = 1");
   }
   {
     Database db(path);
@@ -91,6 +94,26 @@ TEST(Calibrations, VersionOneDatabaseIsMigrated) {
     c.device_id = add_device(db, "fp");
     c.fp32_gflops = 5;
     EXPECT_GT(insert_calibration(db, c), 0);
+  }
+  std::filesystem::remove(path);
+  std::filesystem::remove(path.string() + "-wal");
+  std::filesystem::remove(path.string() + "-shm");
+}
+
+TEST(Calibrations, VersionTwoDatabaseGainsPhasesAndSanitizerColumns) {
+  const auto path = std::filesystem::temp_directory_path() / ("ktune-v2-" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(path);
+  {
+    Database db(path);
+    db.connection().execute(
+        "ALTER TABLE results DROP COLUMN phases; ALTER TABLE results DROP COLUMN sanitizer; PRAGMA user_version = 2");
+  }
+  {
+    Database db(path);
+    EXPECT_EQ(db.schema_version(), kSchemaVersion);
+    Statement s(db.connection(), "SELECT count(*) FROM pragma_table_info('results') WHERE name IN ('phases', 'sanitizer')");
+    ASSERT_TRUE(s.step());
+    EXPECT_EQ(s.column_int(0), 2);
   }
   std::filesystem::remove(path);
   std::filesystem::remove(path.string() + "-wal");

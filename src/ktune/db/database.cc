@@ -28,7 +28,7 @@ constexpr std::string_view kResultColumns =
     "r.id, r.session_id, r.device_id, r.kernel_id, r.problem_id, r.config_key, r.config, r.status, "
     "r.median_s, r.mean_s, r.min_s, r.max_s, r.q1_s, r.q3_s, r.stdev_s, r.samples, r.stop_reason, "
     "r.raced, r.gflops, r.gbps, r.compile_seconds, r.compile_cache_hit, r.resources, r.verification, "
-    "r.error, r.created_at, r.started_at_unix, r.finished_at_unix";
+    "r.error, r.created_at, r.started_at_unix, r.finished_at_unix, r.phases, r.sanitizer";
 
 std::string dump_json(const nlohmann::json& value) {
   // Compiler logs and device strings may hold invalid UTF-8; replace rather than throw.
@@ -136,6 +136,8 @@ ResultRecord read_result(const Statement& s) {
   r.created_at = s.column_text(25);
   r.started_at_unix = s.column_double(26);
   r.finished_at_unix = s.column_double(27);
+  r.phases = parse_json(s.column_text(28), "results", "phases", r.id);
+  r.sanitizer = parse_json(s.column_text(29), "results", "sanitizer", r.id);
   return r;
 }
 
@@ -437,10 +439,10 @@ std::int64_t Database::insert_result(const ResultRecord& r) {
       connection_,
       sql({"INSERT INTO results (session_id, device_id, kernel_id, problem_id, config_key, config, status, median_s,"
            " mean_s, min_s, max_s, q1_s, q3_s, stdev_s, samples, stop_reason, raced, gflops, gbps, compile_seconds,"
-           " compile_cache_hit, resources, verification, error, created_at, started_at_unix, finished_at_unix)"
+           " compile_cache_hit, resources, verification, error, created_at, started_at_unix, finished_at_unix, phases)"
            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,"
            " ?22, ?23, ?24, COALESCE(NULLIF(?25, ''), ",
-           kNow, "), ?26, ?27) RETURNING id"}));
+           kNow, "), ?26, ?27, ?28) RETURNING id"}));
   if (r.session_id == 0) {
     statement.bind_null(1);
   } else {
@@ -471,7 +473,8 @@ std::int64_t Database::insert_result(const ResultRecord& r) {
       .bind_text(24, r.error)
       .bind_text(25, r.created_at)
       .bind_double(26, r.started_at_unix)
-      .bind_double(27, r.finished_at_unix);
+      .bind_double(27, r.finished_at_unix)
+      .bind_text(28, dump_json(r.phases));
   try {
     return returned_id(statement);
   } catch (const SqliteError& e) {
@@ -569,6 +572,19 @@ std::vector<ResultRecord> Database::query(const ResultQuery& q) {
   statement.bind_int(static_cast<int>(parameters.size() + 1),
                      q.limit == 0 ? -1 : static_cast<std::int64_t>(std::min<std::size_t>(q.limit, INT64_MAX)));
   return read_results(statement);
+}
+
+void Database::record_sanitizer(std::int64_t result_id, const nlohmann::json& findings,
+                                std::optional<Status> new_status, const std::string& error) {
+  Statement statement(connection_,
+                      "UPDATE results SET sanitizer = ?1, status = COALESCE(?2, status),"
+                      " error = CASE WHEN ?3 = '' THEN error ELSE ?3 END WHERE id = ?4");
+  statement.bind_text(1, dump_json(findings));
+  if (new_status) statement.bind_text(2, to_string(*new_status));
+  else statement.bind_null(2);
+  statement.bind_text(3, error).bind_int(4, result_id);
+  statement.step();
+  if (connection_.changes() != 1) throw std::invalid_argument("record_sanitizer: no result " + std::to_string(result_id));
 }
 
 }  // namespace ktune::db

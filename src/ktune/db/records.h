@@ -79,6 +79,12 @@ struct ResultRecord {
   std::string error;                                       // compiler log excerpt, signal, message
   std::string created_at;  // ISO 8601 UTC; filled in by insert_result when empty
   double started_at_unix = 0, finished_at_unix = 0;  // wall-clock span of the evaluation (traces)
+  // Where the evaluation's time went, in seconds: the worker's phases (arguments, reference,
+  // load, reset, run, check, measure, post_check, total) and the tuner's (compile, compile_wait,
+  // worker_call: the round trip, record: the commit of the previous result).
+  nlohmann::json phases = nlohmann::json::object();
+  // compute-sanitizer's findings when the candidate was re-run under it (ktune tune --sanitize).
+  nlohmann::json sanitizer = nlohmann::json::object();
 };
 
 }  // namespace ktune::db

@@ -96,6 +96,11 @@ CREATE TABLE device_calibrations (
 );
 CREATE INDEX device_calibrations_by_device ON device_calibrations (device_id, id);
 )sql",
+    // 2 -> 3: where each evaluation's time went (phases), and compute-sanitizer's findings.
+    R"sql(
+ALTER TABLE results ADD COLUMN phases TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE results ADD COLUMN sanitizer TEXT NOT NULL DEFAULT '{}';
+)sql",
 };
 
 int pragma_int(Connection& connection, std::string_view pragma) {

@@ -10,7 +10,7 @@ inline constexpr int kApplicationId = 0x6b74756e;
 // The schema version this build writes. Bump it (and append a migration) for any change to
 // tables, and also when a Status or session state is added, so older builds refuse the file
 // instead of misreading it.
-inline constexpr int kSchemaVersion = 2;  // 2: device_calibrations
+inline constexpr int kSchemaVersion = 3;  // 2: device_calibrations, 3: results.phases + sanitizer
 
 // Brings the database up to kSchemaVersion inside one IMMEDIATE transaction, so a crash or a
 // second process never sees a half-migrated schema. Throws std::runtime_error when the file

@@ -7,7 +7,7 @@ namespace ktune::db {
 
 namespace {
 
-constexpr std::array<std::pair<Status, std::string_view>, 8> kStatusNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 9> kStatusNames{{
     {Status::Ok, "ok"},
     {Status::CompileError, "compile_error"},
     {Status::RuntimeError, "runtime_error"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<Status, std::string_view>, 8> kStatusNames{{
     {Status::ResourceLimit, "resource_limit"},
     {Status::Crashed, "crashed"},
     {Status::Skipped, "skipped"},
+    {Status::MemoryError, "memory_error"},
 }};
 
 }  // namespace

@@ -15,6 +15,8 @@ enum class Status {
   ResourceLimit,  // needs more registers / shared memory / threads than the device has
   Crashed,        // the worker process died (signal, abort)
   Skipped,        // not run on purpose (pruned by racing or a constraint discovered late)
+  MemoryError,    // wrote outside its arrays (guard bands), into an input, or was flagged by
+                  // compute-sanitizer (ktune tune --sanitize); the error names the buffer
 };
 
 // Stable lower_snake_case names, used in the database, CSV/JSON exports and the CLI.

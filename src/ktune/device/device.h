@@ -22,6 +22,7 @@
 #include "ktune/core/config.h"
 #include "ktune/core/element_type.h"
 #include "ktune/core/value.h"
+#include "ktune/device/device_memory.h"
 
 namespace ktune::device {
 
@@ -117,6 +118,18 @@ HostArgument scalar_argument(std::string name, ElementType type, const Value& va
 // A zero-filled array argument of `count` elements.
 HostArgument array_argument(std::string name, ElementType type, std::size_t count, bool is_output = false);
 
+// An argument bound from device-resident buffers (DeviceMemory): arrays by their buffer, and
+// for cache mode "rotate" the copy sets that timed runs cycle through; scalars by value.
+struct BufferArgument {
+  std::string name;
+  ElementType type = ElementType::F32;
+  bool is_array = false;
+  bool is_output = false;
+  DeviceBuffer* buffer = nullptr;           // arrays (null for an empty array)
+  std::vector<DeviceBuffer*> rotation;      // arrays: sets 1..N-1 for timed runs (may be empty)
+  std::vector<std::byte> value;             // scalars: exactly one element
+};
+
 // A compiled kernel loaded on a device with its arguments bound. Lives inside a worker.
 // Not thread-safe: one thread drives one LoadedKernel.
 class LoadedKernel {
@@ -147,6 +160,11 @@ class LoadedKernel {
     (void)min_total_bytes;
     return 1;
   }
+  // Binds buffers that the caller owns (a session's, from Backend::memory) instead of copies:
+  // nothing is allocated or uploaded. The buffers must outlive the binding. Timed runs cycle
+  // through each array's `rotation` sets (all arrays with rotation sets must have the same
+  // number); run() uses `buffer`. upload/download/enable_rotation do not apply to this binding.
+  virtual void bind_buffers(const std::vector<BufferArgument>& args) = 0;
 };
 
 // The number of copy sets enable_rotation needs: the smallest N >= 2 with N * set_bytes >=
@@ -178,6 +196,9 @@ class Backend {
     (void)ordinal, (void)compiled, (void)geometry;
     return {};
   }
+  // Device `ordinal`'s memory, for buffers shared by every kernel loaded on it in this process.
+  // Throws DeviceError (unavailable, no such device) or ContextPoisoned.
+  virtual DeviceMemory& memory(int ordinal) = 0;
 };
 
 // "-DNAME=VALUE" for each define, in name order. Integers and floats as written by

@@ -65,6 +65,9 @@ nlohmann::json TuningProblem::to_json() const {
       arg["length"] = a.length.text();
       arg["output"] = a.output;
       arg["init"] = verify::init_to_json(a.init);
+      // Only when set, so that the problem hash of specs without it stays what it was.
+      if (a.scratch) arg["scratch"] = true;
+      if (a.output && a.init_explicit) arg["init_explicit"] = true;
     } else {
       arg["value"] = a.value.text();
     }

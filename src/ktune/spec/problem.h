@@ -30,7 +30,13 @@ struct Argument {
   expr::Expr length;  // arrays: number of elements
   expr::Expr value;   // scalars: the value passed
   verify::Init init;  // arrays: how inputs are filled
+  // The spec gave `init` (an output so initialised is reset to it before each verified run,
+  // for kernels that accumulate into it or update it in place; without one it is poisoned).
+  bool init_explicit = false;
   bool output = false;
+  // Workspace the kernel may write (partial sums, counters): reset to `init` before each
+  // verified run, neither compared nor checked for changes like an input.
+  bool scratch = false;
   int line = 0;
 };
 

@@ -338,7 +338,7 @@ class Loader {
     std::set<std::string> arg_names;
     std::uint64_t seed = 1;
     for (const auto& a : args) {
-      expect_keys(a, "an argument", {"name", "type", "length", "value", "init", "output"});
+      expect_keys(a, "an argument", {"name", "type", "length", "value", "init", "output", "scratch"});
       Argument arg;
       arg.line = line_of(a);
       if (!a["name"]) fail(a, "argument needs a 'name'");
@@ -358,12 +358,17 @@ class Loader {
         expr_nodes_.push_back({a["value"], arg.value});
         if (a["init"]) fail(a["init"], what + " is a scalar: 'init' applies to arrays only");
         if (a["output"]) fail(a["output"], what + " is a scalar: only arrays can be outputs");
+        if (a["scratch"]) fail(a["scratch"], what + " is a scalar: only arrays can be scratch");
       } else {
         arg.length = expr_of(a["length"], what + " length");
         expr_nodes_.push_back({a["length"], arg.length});
         arg.output = a["output"] && bool_of(a["output"], what + " output");
+        arg.scratch = a["scratch"] && bool_of(a["scratch"], what + " scratch");
+        if (arg.output && arg.scratch)
+          fail(a["scratch"], what + " is both an output and scratch: scratch is never compared with the reference");
         if (a["init"]) {
           arg.init = init_of(a["init"], what + " init");
+          arg.init_explicit = true;
         } else {
           arg.init.kind = arg.output ? verify::InitKind::Zeros : verify::InitKind::Random;
           arg.init.lo = -1;

@@ -10,6 +10,7 @@
 
 #include "ktune/device/registry.h"
 #include "ktune/tuner/instantiate.h"
+#include "ktune/tuner/session_arguments.h"
 #include "ktune/verify/compare.h"
 #include "ktune/verify/poison.h"
 
@@ -20,6 +21,7 @@ std::string_view to_string(EvaluationStatus status) {
     case EvaluationStatus::Ok: return "ok";
     case EvaluationStatus::WrongResult: return "wrong_result";
     case EvaluationStatus::RuntimeError: return "runtime_error";
+    case EvaluationStatus::MemoryError: return "memory_error";
   }
   return "?";
 }
@@ -60,7 +62,8 @@ EvaluationRequest evaluation_request_from_json(const nlohmann::json& j) {
 
 nlohmann::json to_json(const EvaluationReply& r) {
   nlohmann::json j = {{"status", to_string(r.status)}, {"error", r.error}, {"verified", r.verified},
-                      {"verification", r.verification}, {"reference_seconds", r.reference_seconds}};
+                      {"verification", r.verification}, {"reference_seconds", r.reference_seconds},
+                      {"phases", r.phases}};
   j["measurement"] = r.measurement ? measure::measurement_to_json(*r.measurement, true) : nlohmann::json(nullptr);
   if (!r.cache_mode.empty()) {
     j["cache_mode"] = r.cache_mode;
@@ -75,11 +78,13 @@ EvaluationReply evaluation_reply_from_json(const nlohmann::json& j) {
   if (status == "ok") r.status = EvaluationStatus::Ok;
   else if (status == "wrong_result") r.status = EvaluationStatus::WrongResult;
   else if (status == "runtime_error") r.status = EvaluationStatus::RuntimeError;
+  else if (status == "memory_error") r.status = EvaluationStatus::MemoryError;
   else throw std::invalid_argument("unknown evaluation status '" + status + "'");
   r.error = j.value("error", "");
   r.verified = j.value("verified", false);
   r.verification = j.value("verification", nlohmann::json::object());
   r.reference_seconds = j.value("reference_seconds", 0.0);
+  r.phases = j.value("phases", nlohmann::json::object());
   r.cache_mode = j.value("cache_mode", "");
   r.rotation_copies = j.value("rotation_copies", std::size_t{1});
   if (j.contains("measurement") && !j.at("measurement").is_null())
@@ -144,8 +149,13 @@ class Evaluator::Watchdog {
 
 struct Evaluator::ProblemEntry {
   spec::TuningProblem problem;
-  // Reference outputs by the identity of the arguments they were computed for.
-  std::map<std::string, std::vector<device::HostArgument>> reference_outputs;
+  // Device-resident arguments and references, per backend and device ordinal.
+  std::map<std::string, std::unique_ptr<SessionArguments>> sessions;
+  SessionArguments& session(device::Backend& backend, const std::string& name, int ordinal) {
+    auto& slot = sessions[name + "#" + std::to_string(ordinal)];
+    if (!slot) slot = std::make_unique<SessionArguments>(problem, backend.memory(ordinal));
+    return *slot;
+  }
 };
 
 Evaluator::Evaluator() : watchdog_(std::make_unique<Watchdog>()) {}
@@ -189,16 +199,28 @@ Evaluator::ProblemEntry& Evaluator::problem_for(const EvaluationRequest& request
 
 namespace {
 
-// Identity of the data a reference run saw: every argument's type, size and scalar bytes.
-std::string arguments_identity(const std::vector<device::HostArgument>& args) {
-  std::string id;
-  for (const auto& a : args) {
-    id += a.name + ":" + std::string(element_type_name(a.type)) + ":" + std::to_string(a.data.size());
-    if (!a.is_array)
-      for (std::byte b : a.data) id += ":" + std::to_string(static_cast<int>(b));
-    id += ";";
+// Adds the seconds since construction to phases[name] when it goes out of scope.
+class PhaseTimer {
+ public:
+  PhaseTimer(nlohmann::json& phases, const char* name)
+      : phases_(phases), name_(name), start_(std::chrono::steady_clock::now()) {}
+  ~PhaseTimer() {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    phases_[name_] = phases_.value(name_, 0.0) + seconds;
   }
-  return id;
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+
+ private:
+  nlohmann::json& phases_;
+  const char* name_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+std::string describe_findings(const std::vector<MemoryFinding>& findings) {
+  std::string text = "memory outside the kernel's outputs was written: ";
+  for (std::size_t i = 0; i < findings.size(); ++i) text += (i ? "; " : "") + findings[i].describe();
+  return text;
 }
 
 template <typename Watchdog>
@@ -227,99 +249,114 @@ class KernelSamples : public measure::SampleSource {
 
 }  // namespace
 
+// The verified run: reference (once), reset outputs, run, check memory, compare outputs.
+// Returns false when the candidate failed (reply says how).
+bool Evaluator::verify_candidate(const EvaluationRequest& request, ProblemEntry& entry, device::LoadedKernel& kernel,
+                                 EvaluationReply& reply, nlohmann::json& phases) {
+  const spec::TuningProblem& problem = entry.problem;
+  device::Backend& be = backend(request.backend);
+  SessionArguments& session = entry.session(be, request.backend, request.device);
+  const bool by_config = problem.reference.kind == spec::ReferenceSpec::Kind::Config;
+  const Config ref_config = by_config ? problem.reference.config : request.config;
+  {
+    PhaseTimer t(phases, "reference");
+    const auto start = std::chrono::steady_clock::now();
+    const bool computed = session.ensure_reference(ref_config, [&](const std::vector<device::BufferArgument>& args) {
+      const std::string entry_name = by_config ? problem.entry : problem.reference.entry;
+      auto ref_kernel =
+          be.load(request.device, *request.reference_artifact, entry_name, launch_geometry(problem, ref_config));
+      ref_kernel->bind_buffers(args);
+      ref_kernel->run();
+    });
+    if (computed) reply.reference_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  {
+    PhaseTimer t(phases, "reset");
+    session.prepare_verified_run(request.config);
+  }
+  {
+    PhaseTimer t(phases, "run");
+    watchdog_->arm(request.run_timeout_seconds, "the verification run of the kernel");
+    kernel.run();
+    watchdog_->disarm();
+  }
+  PhaseTimer t(phases, "check");
+  std::vector<MemoryFinding> findings = session.check_memory(request.config);
+  reply.verified = true;
+  if (!findings.empty()) {
+    reply.status = EvaluationStatus::MemoryError;
+    reply.error = describe_findings(findings);
+    for (const auto& f : findings) reply.verification["memory"].push_back({{"buffer", f.buffer}, {"finding", f.what}});
+    return false;
+  }
+  bool pass = true;
+  for (const auto& [name, c] : session.compare_outputs(request.config, ref_config, problem.reference.tolerance)) {
+    reply.verification[name] = verify::comparison_to_json(c);
+    if (!c.pass) {
+      pass = false;
+      if (!reply.error.empty()) reply.error += "; ";
+      reply.error += "output '" + name + "': " + c.summary();
+    }
+  }
+  if (!pass) reply.status = EvaluationStatus::WrongResult;
+  return pass;
+}
+
 EvaluationReply Evaluator::evaluate(const EvaluationRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
   EvaluationReply reply;
+  nlohmann::json& phases = reply.phases;
+  struct Total {
+    nlohmann::json& phases;
+    std::chrono::steady_clock::time_point start;
+    ~Total() { phases["total"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } total{phases, start};
   ProblemEntry& entry = problem_for(request);
   const spec::TuningProblem& problem = entry.problem;
   device::Backend& be = backend(request.backend);
-
-  std::vector<device::HostArgument> args = make_arguments(problem, request.config);
-  std::vector<device::HostArgument> pristine_outputs;
-  for (const auto& a : args)
-    if (a.is_output) pristine_outputs.push_back(a);
-
-  const std::vector<device::HostArgument>* reference = nullptr;
-  if (request.reference_artifact) {
-    const bool by_config = problem.reference.kind == spec::ReferenceSpec::Kind::Config;
-    const Config ref_config = by_config ? problem.reference.config : request.config;
-    std::vector<device::HostArgument> ref_args = by_config ? make_arguments(problem, ref_config) : args;
-    const std::string key = arguments_identity(ref_args);
-    auto it = entry.reference_outputs.find(key);
-    if (it == entry.reference_outputs.end()) {
-      const auto start = std::chrono::steady_clock::now();
-      const std::string entry_name = by_config ? problem.entry : problem.reference.entry;
-      auto ref_kernel = be.load(request.device, *request.reference_artifact, entry_name, launch_geometry(problem, ref_config));
-      ref_kernel->bind(ref_args);
-      ref_kernel->run();
-      std::vector<device::HostArgument> outputs;
-      for (auto& a : ref_args)
-        if (a.is_output) {
-          ref_kernel->download(a);
-          outputs.push_back(a);
-        }
-      reply.reference_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      it = entry.reference_outputs.emplace(key, std::move(outputs)).first;
-    }
-    reference = &it->second;
+  SessionArguments* session = nullptr;
+  std::vector<device::BufferArgument> args;
+  {
+    PhaseTimer t(phases, "arguments");
+    session = &entry.session(be, request.backend, request.device);
+    args = session->arguments(request.config);
   }
-
-  auto kernel = be.load(request.device, request.artifact, problem.entry, launch_geometry(problem, request.config));
-  kernel->bind(args);
-
-  if (reference) {
-    // Outputs the spec initialises (in-place updates) are reset; the others are poisoned so
-    // that an element the kernel never writes is caught.
-    std::size_t out_index = 0;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (!args[i].is_output) continue;
-      const auto& spec_arg = problem.arguments[i];
-      if (spec_arg.init.kind == verify::InitKind::Zeros) verify::poison(args[i].data, args[i].type);
-      else args[i].data = pristine_outputs[out_index].data;
-      kernel->upload(args[i]);
-      ++out_index;
-    }
-    watchdog_->arm(request.run_timeout_seconds, "the verification run of the kernel");
-    kernel->run();
-    watchdog_->disarm();
-    bool pass = true;
-    std::size_t ref_index = 0;
-    for (auto& a : args) {
-      if (!a.is_output) continue;
-      kernel->download(a);
-      const device::HostArgument& expected = (*reference)[ref_index++];
-      if (expected.data.size() != a.data.size()) {
-        reply.status = EvaluationStatus::RuntimeError;
-        reply.error = "output '" + a.name + "' has " + std::to_string(a.element_count()) +
-                      " elements but the reference produced " + std::to_string(expected.element_count());
-        return reply;
-      }
-      verify::Comparison c = verify::compare(a.data, expected.data, a.type, problem.reference.tolerance);
-      reply.verification[a.name] = verify::comparison_to_json(c);
-      if (!c.pass) {
-        pass = false;
-        if (!reply.error.empty()) reply.error += "; ";
-        reply.error += "output '" + a.name + "': " + c.summary();
-      }
-    }
-    reply.verified = true;
-    if (!pass) {
-      reply.status = EvaluationStatus::WrongResult;
-      return reply;
-    }
+  std::unique_ptr<device::LoadedKernel> kernel;
+  {
+    PhaseTimer t(phases, "load");
+    kernel = be.load(request.device, request.artifact, problem.entry, launch_geometry(problem, request.config));
+    kernel->bind_buffers(args);
   }
+  if (request.reference_artifact && !verify_candidate(request, entry, *kernel, reply, phases)) return reply;
 
   if (request.measure) {
     measure::CacheMode mode = request.cold ? request.policy.cache : measure::CacheMode::Warm;
     if (mode == measure::CacheMode::Rotate) {
       // Copies spanning twice the cache: by the time a set comes round again, the others have
-      // pushed it out.
-      reply.rotation_copies = kernel->enable_rotation(2 * cache_bytes(request.backend, request.device));
+      // pushed it out. Kept by the session, so later candidates reuse them.
+      PhaseTimer t(phases, "rotation");
+      reply.rotation_copies = session->add_rotation(args, request.config, 2 * cache_bytes(request.backend, request.device));
       if (reply.rotation_copies < 2) mode = measure::CacheMode::Flush;
+      else kernel->bind_buffers(args);
     }
     reply.cache_mode = std::string(measure::to_string(mode));
     KernelSamples<Watchdog> samples(*kernel, mode == measure::CacheMode::Flush, *watchdog_,
                                     request.run_timeout_seconds);
-    reply.measurement = measure::run_measurement(samples, request.policy, request.incumbent);
+    {
+      PhaseTimer t(phases, "measure");
+      reply.measurement = measure::run_measurement(samples, request.policy, request.incumbent);
+    }
+    if (request.reference_artifact) {
+      // The timed runs wrote memory too: a kernel that damages an input or a neighbour only
+      // then is caught, and the session repaired, before the next candidate.
+      PhaseTimer t(phases, "post_check");
+      std::vector<MemoryFinding> findings = session->check_memory(request.config);
+      if (!findings.empty()) {
+        reply.status = EvaluationStatus::MemoryError;
+        reply.error = describe_findings(findings) + " (during the timed runs)";
+        for (const auto& f : findings) reply.verification["memory"].push_back({{"buffer", f.buffer}, {"finding", f.what}});
+      }
+    }
   }
   return reply;
 }

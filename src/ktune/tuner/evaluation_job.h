@@ -1,6 +1,8 @@
 #pragma once
-// What a worker process does for one candidate: build the arguments, run the reference once
-// (cached per problem), poison the outputs, run the candidate, verify, then measure.
+// What a worker process does for one candidate: bind the session's device-resident arguments
+// (made and uploaded once per problem), compute the reference once, reset the outputs on the
+// device, run the candidate, check memory (guard bands, inputs) and compare outputs on the
+// device, then measure. Every phase is timed and reported.
 // The tuner sends an EvaluationRequest as JSON; the reply is an EvaluationReply as JSON.
 
 #include <map>
@@ -40,7 +42,7 @@ struct EvaluationRequest {
 inline constexpr int kWatchdogExitCode = 124;         // a run exceeded run_timeout_seconds -> timeout
 inline constexpr int kContextPoisonedExitCode = 125;  // sticky device error (e.g. illegal address) -> runtime_error
 
-enum class EvaluationStatus { Ok, WrongResult, RuntimeError };
+enum class EvaluationStatus { Ok, WrongResult, RuntimeError, MemoryError };
 std::string_view to_string(EvaluationStatus status);
 
 struct EvaluationReply {
@@ -55,6 +57,11 @@ struct EvaluationReply {
   // backend cannot honour (no input arrays, too little memory) falls back to "flush".
   std::string cache_mode;
   std::size_t rotation_copies = 1;
+  // Seconds per phase inside the worker: "arguments" (make/reuse device buffers), "reference"
+  // (compute it, 0 when cached), "load" (module load + bind), "reset" (poison/reset outputs),
+  // "run" (the verified run), "check" (guard bands, inputs, outputs against the reference),
+  // "measure" (warmup + samples), "post_check" (memory after the timed runs); plus "total".
+  nlohmann::json phases = nlohmann::json::object();
 };
 
 nlohmann::json to_json(const EvaluationRequest& r);
@@ -74,6 +81,8 @@ class Evaluator {
  private:
   struct ProblemEntry;
   ProblemEntry& problem_for(const EvaluationRequest& request);
+  bool verify_candidate(const EvaluationRequest& request, ProblemEntry& entry, device::LoadedKernel& kernel,
+                        EvaluationReply& reply, nlohmann::json& phases);
   device::Backend& backend(const std::string& name);
   // Bytes of the device's last-level cache (CUDA/HIP: L2), from its properties; cached.
   std::size_t cache_bytes(const std::string& backend_name, int ordinal);

@@ -73,30 +73,37 @@ device::LaunchGeometry launch_geometry(const spec::TuningProblem& problem, const
   return g;
 }
 
+std::size_t array_length(const spec::TuningProblem& problem, std::size_t index, const Config& config) {
+  const spec::Argument& a = problem.arguments.at(index);
+  std::int64_t n = spec::evaluate_int(problem, a.length, config, a.line, "argument '" + a.name + "' length");
+  if (n < 0 || n > (std::int64_t{1} << 40) / static_cast<std::int64_t>(element_size(a.type)))
+    throw SourceError(problem.spec_path.string(), a.line, 0,
+                      "argument '" + a.name + "' length " + std::to_string(n) + " is out of range");
+  return static_cast<std::size_t>(n);
+}
+
+device::HostArgument make_argument(const spec::TuningProblem& problem, std::size_t index, const Config& config) {
+  const spec::Argument& a = problem.arguments.at(index);
+  if (!a.is_array) {
+    Value v = spec::evaluate(problem, a.value, config, a.line, "argument '" + a.name + "' value");
+    try {
+      return device::scalar_argument(a.name, a.type, v);
+    } catch (const std::exception& e) {
+      throw SourceError(problem.spec_path.string(), a.line, 0, "argument '" + a.name + "': " + e.what());
+    }
+  }
+  device::HostArgument arg = device::array_argument(a.name, a.type, array_length(problem, index, config), a.output);
+  try {
+    verify::initialize(arg.data, a.type, a.init);
+  } catch (const std::exception& e) {
+    throw SourceError(problem.spec_path.string(), a.line, 0, "argument '" + a.name + "' init: " + e.what());
+  }
+  return arg;
+}
+
 std::vector<device::HostArgument> make_arguments(const spec::TuningProblem& problem, const Config& config) {
   std::vector<device::HostArgument> args;
-  for (const auto& a : problem.arguments) {
-    if (!a.is_array) {
-      Value v = spec::evaluate(problem, a.value, config, a.line, "argument '" + a.name + "' value");
-      try {
-        args.push_back(device::scalar_argument(a.name, a.type, v));
-      } catch (const std::exception& e) {
-        throw SourceError(problem.spec_path.string(), a.line, 0, "argument '" + a.name + "': " + e.what());
-      }
-      continue;
-    }
-    std::int64_t n = spec::evaluate_int(problem, a.length, config, a.line, "argument '" + a.name + "' length");
-    if (n < 0 || n > (std::int64_t{1} << 40) / static_cast<std::int64_t>(element_size(a.type)))
-      throw SourceError(problem.spec_path.string(), a.line, 0,
-                        "argument '" + a.name + "' length " + std::to_string(n) + " is out of range");
-    device::HostArgument arg = device::array_argument(a.name, a.type, static_cast<std::size_t>(n), a.output);
-    try {
-      verify::initialize(arg.data, a.type, a.init);
-    } catch (const std::exception& e) {
-      throw SourceError(problem.spec_path.string(), a.line, 0, "argument '" + a.name + "' init: " + e.what());
-    }
-    args.push_back(std::move(arg));
-  }
+  for (std::size_t i = 0; i < problem.arguments.size(); ++i) args.push_back(make_argument(problem, i, config));
   return args;
 }
 

@@ -23,6 +23,11 @@ device::CompileRequest reference_compile_request(const spec::TuningProblem& prob
 
 // Throws SourceError naming the spec line when an expression fails or is not a valid size.
 device::LaunchGeometry launch_geometry(const spec::TuningProblem& problem, const Config& config);
+// Argument `index` of the spec for `config`: a scalar's value, or an array made and filled by
+// its init. Throws SourceError naming the spec line.
+device::HostArgument make_argument(const spec::TuningProblem& problem, std::size_t index, const Config& config);
+// The element count of array argument `index` for `config` (SourceError when out of range).
+std::size_t array_length(const spec::TuningProblem& problem, std::size_t index, const Config& config);
 std::vector<device::HostArgument> make_arguments(const spec::TuningProblem& problem, const Config& config);
 
 // Optional work counts for throughput (nullopt when the spec has no metrics).

@@ -59,6 +59,7 @@ struct Lane {
   bool busy = false;
   bool reference_warm = false;
   std::future<worker::WorkerProcess::Outcome> call;
+  std::chrono::steady_clock::time_point call_started;
   db::ResultRecord result;  // filled in as far as known while the call runs
   Config config;
 };
@@ -195,7 +196,13 @@ TuneSummary run_tuning(const TuneOptions& options) {
     r.kernel_id = summary.kernel.id;
     r.problem_id = summary.problem.id;
     if (r.finished_at_unix == 0) r.finished_at_unix = now_unix();
+    const auto insert_start = std::chrono::steady_clock::now();
     r.id = database.insert_result(r);
+    summary.phase_totals["record"] =
+        summary.phase_totals.value("record", 0.0) +
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - insert_start).count();
+    for (const auto& [phase, seconds] : r.phases.items())
+      if (seconds.is_number()) summary.phase_totals[phase] = summary.phase_totals.value(phase, 0.0) + seconds.get<double>();
     ++summary.evaluated;
     ++summary.by_status[std::string(db::to_string(r.status))];
     if (r.raced) ++summary.raced;
@@ -238,8 +245,11 @@ TuneSummary run_tuning(const TuneOptions& options) {
   auto dispatch = [&](Lane& lane) {
     Pending p = std::move(pending.front());
     pending.pop_front();
+    const auto wait_start = std::chrono::steady_clock::now();
     device::CompileResult compiled = p.compiled.get();
     db::ResultRecord r;
+    r.phases["compile"] = compiled.seconds;
+    r.phases["compile_wait"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
     r.config_key = config_key(p.config);
     r.config = config_to_json(p.config);
     r.compile_seconds = compiled.seconds;
@@ -291,6 +301,7 @@ TuneSummary run_tuning(const TuneOptions& options) {
     lane.result = std::move(r);
     lane.config = p.config;
     lane.busy = true;
+    lane.call_started = std::chrono::steady_clock::now();
     worker::WorkerProcess* w = lane.worker.get();
     lane.call = std::async(std::launch::async, [w, j = to_json(req), timeout] { return w->call(j, timeout); });
   };
@@ -300,6 +311,7 @@ TuneSummary run_tuning(const TuneOptions& options) {
     lane.busy = false;
     db::ResultRecord r = std::move(lane.result);
     r.finished_at_unix = now_unix();
+    r.phases["worker_call"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - lane.call_started).count();
     r.resources["device_ordinal"] = lane.ordinal;
     if (auto* reply_json = std::get_if<nlohmann::json>(&outcome)) {
       EvaluationReply reply;
@@ -314,8 +326,12 @@ TuneSummary run_tuning(const TuneOptions& options) {
       lane.reference_warm = true;
       r.verification = reply.verification;
       r.error = reply.error;
+      for (const auto& [phase, seconds] : reply.phases.items()) r.phases[phase] = seconds;
+      if (reply.phases.contains("total"))
+        r.phases["overhead"] = r.phases["worker_call"].get<double>() - reply.phases["total"].get<double>();
       if (reply.status == EvaluationStatus::WrongResult) r.status = db::Status::WrongResult;
       else if (reply.status == EvaluationStatus::RuntimeError) r.status = db::Status::RuntimeError;
+      else if (reply.status == EvaluationStatus::MemoryError) r.status = db::Status::MemoryError;
       else r.status = db::Status::Ok;
       if (reply.measurement) {
         fill_result_stats(r, *reply.measurement);

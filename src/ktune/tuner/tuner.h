@@ -63,6 +63,9 @@ struct TuneSummary {
   std::vector<db::ResultRecord> results;  // this session's new results, in order
   std::string stop_reason;                // "space exhausted", "max evaluations", "time budget", "interrupted"
   double wall_seconds = 0;
+  // Seconds summed over this session's results, per phase (see db::ResultRecord::phases),
+  // plus "record": the database commits.
+  nlohmann::json phase_totals = nlohmann::json::object();
 };
 
 // Set by SIGINT/SIGTERM handlers; the session stops after the candidate in flight.

@@ -54,4 +54,9 @@ std::unique_ptr<LoadedKernel> CpuBackend::load(int ordinal, const CompileResult&
   return std::make_unique<CpuKernel>(compiled.artifact, entry, options_.flush_bytes);
 }
 
+DeviceMemory& CpuBackend::memory(int ordinal) {
+  if (ordinal != 0) throw DeviceError("the CPU backend has one device (ordinal 0), not " + std::to_string(ordinal));
+  return memory_;
+}
+
 }  // namespace ktune::device::cpu

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "ktune/device/cpu/cpu_compiler.h"
+#include "ktune/device/cpu/cpu_memory.h"
 #include "ktune/device/device.h"
 
 namespace ktune::device::cpu {
@@ -26,12 +27,14 @@ class CpuBackend : public Backend {
   std::unique_ptr<LoadedKernel> load(int ordinal, const CompileResult& compiled, const std::string& entry,
                                      const LaunchGeometry& geometry) override;
 
+  DeviceMemory& memory(int ordinal) override;
   // The one device, whether or not the compiler works (for tests and diagnostics).
   DeviceInfo host_device() const;
 
  private:
   CpuBackendOptions options_;
   CpuCompiler compiler_;
+  CpuMemory memory_;
 };
 
 }  // namespace ktune::device::cpu

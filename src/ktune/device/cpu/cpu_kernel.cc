@@ -87,11 +87,61 @@ void CpuKernel::bind(std::vector<HostArgument>& args) {
     }
   }
   arguments_ = &args;
+  buffers_.clear();
+  buffers_bound_ = false;
   rotated_.clear();
   rotation_slab_ = {};
   rotation_offsets_.clear();
   rotation_sets_ = 1;
   next_set_ = 0;
+}
+
+void CpuKernel::bind_buffers(const std::vector<BufferArgument>& args) {
+  auto expected = split_signature(signature_);
+  if (expected.size() != args.size())
+    throw DeviceError("the kernel was compiled for " + std::to_string(expected.size()) + " arguments (" + signature_ +
+                      ") but " + std::to_string(args.size()) + " were given");
+  buffers_ = args;
+  array_addresses_.assign(args.size(), nullptr);
+  args_.assign(args.size(), nullptr);
+  std::size_t sets = 1;
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    BufferArgument& a = buffers_[i];
+    const std::string described = std::string(element_type_name(a.type)) + (a.is_array ? "*" : "");
+    if (described != expected[i])
+      throw DeviceError("argument " + std::to_string(i + 1) + " ('" + a.name + "'): the kernel was compiled for " +
+                        expected[i] + ", got " + described);
+    if (a.is_array) {
+      array_addresses_[i] = a.buffer ? reinterpret_cast<void*>(a.buffer->address()) : nullptr;
+      args_[i] = &array_addresses_[i];
+      if (!a.rotation.empty()) {
+        if (sets > 1 && a.rotation.size() + 1 != sets)
+          throw DeviceError("bind_buffers: arrays have different numbers of rotation sets");
+        sets = a.rotation.size() + 1;
+      }
+    } else {
+      if (a.value.size() != element_size(a.type))
+        throw DeviceError("scalar argument '" + a.name + "' holds " + std::to_string(a.value.size()) +
+                          " bytes, expected " + std::to_string(element_size(a.type)));
+      args_[i] = a.value.data();
+    }
+  }
+  arguments_ = nullptr;
+  buffers_bound_ = true;
+  rotated_.clear();
+  rotation_slab_ = {};
+  rotation_offsets_.clear();
+  rotation_sets_ = sets;
+  next_set_ = 0;
+}
+
+void CpuKernel::point_buffers_at(std::size_t set) {
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    const BufferArgument& a = buffers_[i];
+    if (!a.is_array || a.rotation.empty()) continue;
+    const DeviceBuffer* b = set == 0 ? a.buffer : a.rotation[set - 1];
+    array_addresses_[i] = b ? reinterpret_cast<void*>(b->address()) : nullptr;
+  }
 }
 
 HostArgument& CpuKernel::bound(const std::string& name, const char* what) {
@@ -122,7 +172,7 @@ void CpuKernel::download(HostArgument& arg) {
 }
 
 void CpuKernel::launch() {
-  if (!arguments_) throw DeviceError("run: bind() the arguments first");
+  if (!bound()) throw DeviceError("run: bind() the arguments first");
   char error[1024] = {0};
   if (launch_(args_.data(), error, sizeof error) != 0)
     throw DeviceError(std::string("the kernel threw: ") + (error[0] ? error : "(no message)"));
@@ -196,10 +246,11 @@ std::size_t CpuKernel::enable_rotation(std::size_t min_total_bytes) {
 }
 
 double CpuKernel::run_timed(bool cold) {
-  if (!arguments_) throw DeviceError("run: bind() the arguments first");
+  if (!bound()) throw DeviceError("run: bind() the arguments first");
   if (cold) flush_caches();
   const std::size_t set = rotation_sets_ > 1 ? next_set_ : 0;
   if (rotation_sets_ > 1) next_set_ = (next_set_ + 1) % rotation_sets_;
+  if (buffers_bound_) point_buffers_at(set);
   for (std::size_t k = 0; set > 0 && k < rotated_.size(); ++k) array_addresses_[rotated_[k]] = rotation_copy(set, k);
   char error[1024] = {0};
   const auto start = std::chrono::steady_clock::now();
@@ -207,6 +258,7 @@ double CpuKernel::run_timed(bool cold) {
   const auto end = std::chrono::steady_clock::now();
   for (std::size_t k = 0; set > 0 && k < rotated_.size(); ++k)
     array_addresses_[rotated_[k]] = (*arguments_)[rotated_[k]].data.data();
+  if (buffers_bound_) point_buffers_at(0);
   if (status != 0) throw DeviceError(std::string("the kernel threw: ") + (error[0] ? error : "(no message)"));
   return std::chrono::duration<double>(end - start).count();
 }

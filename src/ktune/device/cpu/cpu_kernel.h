@@ -28,6 +28,8 @@ class CpuKernel : public LoadedKernel {
   // Host copies of the input arrays; at most a quarter of the available memory and 8 GiB.
   std::size_t enable_rotation(std::size_t min_total_bytes) override;
   std::size_t rotation_copies() const { return rotation_sets_; }
+  // Session buffers (CpuMemory's host allocations), used in place.
+  void bind_buffers(const std::vector<BufferArgument>& args) override;
 
   const std::string& signature() const { return signature_; }
   // Evicts the kernel's data from the caches by writing a buffer twice the last-level cache.
@@ -43,6 +45,11 @@ class CpuKernel : public LoadedKernel {
   LaunchFunction launch_ = nullptr;
   std::string signature_;
   std::vector<HostArgument>* arguments_ = nullptr;
+  std::vector<BufferArgument> buffers_;  // bind_buffers: the arguments (scalars hold their value)
+  bool buffers_bound_ = false;
+  bool bound() const { return arguments_ || buffers_bound_; }
+  // Timed runs of a bind_buffers binding: points each rotated array at set `set` (0: its buffer).
+  void point_buffers_at(std::size_t set);
   std::vector<void*> array_addresses_;  // args_[i] points here for arrays
   std::vector<void*> args_;
   std::size_t flush_bytes_;

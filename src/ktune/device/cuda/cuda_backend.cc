@@ -8,6 +8,7 @@
 
 #include "ktune/core/sha256.h"
 #include "ktune/device/cuda/cuda_kernel.h"
+#include "ktune/device/cuda/cuda_memory.h"
 #include "ktune/device/cuda/nvml.h"
 
 namespace ktune::device::cuda {
@@ -20,6 +21,7 @@ struct CudaBackend::State {
   Loaded<kc::Nvml> nvml;
   std::mutex mutex;  // guards contexts
   std::map<int, std::shared_ptr<CudaDeviceContext>> contexts;
+  std::map<int, std::unique_ptr<CudaMemory>> memories;  // destroyed before the contexts
 
   const Loaded<kc::CudaDriver>& loaded_driver() {
     std::call_once(driver_once, [this] { driver = kc::CudaDriver::load(); });
@@ -206,24 +208,38 @@ std::unique_ptr<LoadedKernel> CudaBackend::load(int ordinal, const CompileResult
   if (cubin.size() < 4 || cubin.compare(0, 4, "\x7f" "ELF") != 0)
     throw DeviceError("'" + compiled.artifact.string() + "' is not a CUBIN (no ELF header)");
 
-  std::shared_ptr<CudaDeviceContext> context;
-  {
-    std::lock_guard lock(state_->mutex);
-    auto& slot = state_->contexts[ordinal];
-    if (!slot) {
-      const Loaded<kc::Nvml>& nvml = state_->loaded_nvml();
-      try {
-        slot = std::make_shared<CudaDeviceContext>(state_->loaded_driver().value, ordinal, compiler_.nvrtc(),
-                                                   nvml.value, nvml.error, compiler_.options().cache_directory,
-                                                   options_.timing);
-      } catch (...) {
-        state_->contexts.erase(ordinal);
-        throw;
-      }
-    }
-    context = slot;
-  }
+  std::shared_ptr<CudaDeviceContext> context = context_for(ordinal);
   return std::make_unique<CudaKernel>(std::move(context), cubin, function_name, entry, geometry, std::move(signature));
+}
+
+std::shared_ptr<CudaDeviceContext> CudaBackend::context_for(int ordinal) {
+  std::lock_guard lock(state_->mutex);
+  auto& slot = state_->contexts[ordinal];
+  if (!slot) {
+    const Loaded<kc::Nvml>& nvml = state_->loaded_nvml();
+    try {
+      slot = std::make_shared<CudaDeviceContext>(state_->loaded_driver().value, ordinal, compiler_.nvrtc(), nvml.value,
+                                                 nvml.error, compiler_.options().cache_directory, options_.timing);
+    } catch (...) {
+      state_->contexts.erase(ordinal);
+      throw;
+    }
+  }
+  return slot;
+}
+
+DeviceMemory& CudaBackend::memory(int ordinal) {
+  if (auto existing = state_->existing_context(ordinal); existing && existing->poisoned()) existing->enter();
+  const Availability available = availability();
+  if (!available.available) throw DeviceError("the CUDA backend is not available: " + available.reason);
+  const int count = state_->loaded_driver()->device_count();
+  if (ordinal < 0 || ordinal >= count)
+    throw DeviceError("no CUDA device " + std::to_string(ordinal) + " (this machine has " + std::to_string(count) + ")");
+  std::shared_ptr<CudaDeviceContext> context = context_for(ordinal);
+  std::lock_guard lock(state_->mutex);
+  auto& slot = state_->memories[ordinal];
+  if (!slot) slot = std::make_unique<CudaMemory>(std::move(context), compiler_.nvrtc(), compiler_.options().cache_directory);
+  return *slot;
 }
 
 }  // namespace ktune::device::cuda

@@ -46,9 +46,13 @@ class CudaBackend : public Backend {
   // Occupancy-based screening with the device's own limits (cuda/launch_screen.h).
   device::ScreenResult screen(int ordinal, const CompileResult& compiled, const LaunchGeometry& geometry) const override;
 
+  // Buffers shared by every kernel loaded on device `ordinal` in this process.
+  DeviceMemory& memory(int ordinal) override;
+
   struct State;  // the driver, NVML and open contexts (cuda_backend.cc)
 
  private:
+  std::shared_ptr<CudaDeviceContext> context_for(int ordinal);  // opened on first use
   CudaBackendOptions options_;
   mutable std::mutex devices_mutex_;
   mutable std::optional<std::vector<DeviceInfo>> devices_cache_;  // for screen(): devices don't change

@@ -124,7 +124,7 @@ void CudaKernel::drop_rotation() {
 void CudaKernel::free_buffers() {
   drop_rotation();
   for (Bound& b : arguments_) {
-    if (b.pointer) context_->api().cuMemFree(b.pointer);
+    if (b.pointer && owns_buffers_) context_->api().cuMemFree(b.pointer);
     b.pointer = 0;
   }
   arguments_.clear();
@@ -159,6 +159,7 @@ void CudaKernel::bind(std::vector<HostArgument>& args) {
   }
 
   free_buffers();
+  owns_buffers_ = true;
   const kc::DriverApi& api = context_->api();
   arguments_.reserve(args.size());
   try {
@@ -187,6 +188,59 @@ void CudaKernel::bind(std::vector<HostArgument>& args) {
   }
   // Addresses into arguments_, which no longer changes size.
   for (Bound& b : arguments_) parameters_.push_back(b.is_array ? static_cast<void*>(&b.launch_pointer) : b.value.data());
+  is_bound_ = true;
+}
+
+void CudaKernel::bind_buffers(const std::vector<BufferArgument>& args) {
+  context_->enter();
+  const std::size_t expected_count = parameter_sizes_ ? parameter_sizes_->size() : signature_.size();
+  if ((parameter_sizes_ || !signature_.empty()) && args.size() != expected_count)
+    throw DeviceError("kernel '" + entry_ + "' takes " + std::to_string(expected_count) + " parameters but " +
+                      std::to_string(args.size()) + " arguments were given");
+  std::size_t sets = 1;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const BufferArgument& a = args[i];
+    const std::string which = "argument " + std::to_string(i + 1) + " ('" + a.name + "')";
+    const std::string described = std::string(element_type_name(a.type)) + (a.is_array ? "*" : "");
+    if (!signature_.empty() && described != signature_[i])
+      throw DeviceError(which + ": the kernel was compiled for " + signature_[i] + ", got " + described);
+    const std::size_t passed = a.is_array ? sizeof(kc::CUdeviceptr) : element_size(a.type);
+    if (!a.is_array && a.value.size() != passed)
+      throw DeviceError(which + ": a scalar holds " + std::to_string(a.value.size()) + " bytes, expected " +
+                        std::to_string(passed));
+    if (parameter_sizes_ && (*parameter_sizes_)[i] != passed)
+      throw DeviceError(which + ": kernel '" + entry_ + "' takes a " + std::to_string((*parameter_sizes_)[i]) +
+                        "-byte parameter here, but " + described + " passes " + std::to_string(passed) + " bytes" +
+                        (a.is_array ? " (a device pointer)" : ""));
+    if (a.is_array && !a.rotation.empty()) {
+      if (sets > 1 && a.rotation.size() + 1 != sets)
+        throw DeviceError("bind_buffers: arrays have different numbers of rotation sets");
+      sets = a.rotation.size() + 1;
+    }
+  }
+  free_buffers();
+  owns_buffers_ = false;
+  arguments_.reserve(args.size());
+  for (const BufferArgument& a : args) {
+    Bound b;
+    b.name = a.name;
+    b.type = a.type;
+    b.is_array = a.is_array;
+    b.is_output = a.is_output;
+    if (a.is_array) {
+      b.bytes = a.buffer ? a.buffer->bytes() : 0;
+      b.pointer = a.buffer ? a.buffer->address() : 0;
+      for (const DeviceBuffer* copy : a.rotation) b.copies.push_back(copy ? copy->address() : 0);
+    } else {
+      b.bytes = a.value.size();
+      b.value = a.value;
+    }
+    b.launch_pointer = b.pointer;
+    arguments_.push_back(std::move(b));
+  }
+  for (Bound& b : arguments_) parameters_.push_back(b.is_array ? static_cast<void*>(&b.launch_pointer) : b.value.data());
+  rotation_sets_ = sets;
+  next_set_ = 0;
   is_bound_ = true;
 }
 

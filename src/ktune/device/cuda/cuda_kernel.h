@@ -43,6 +43,8 @@ class CudaKernel : public LoadedKernel {
   // memory. Each timed run passes the next set's pointers; run() passes set 0.
   std::size_t enable_rotation(std::size_t min_total_bytes) override;
   std::size_t rotation_copies() const { return rotation_sets_; }
+  // Session buffers (CudaMemory's), not owned; their rotation sets become the timed runs' copies.
+  void bind_buffers(const std::vector<BufferArgument>& args) override;
 
   // Function attributes as the driver reports them (registers, static/local/const bytes,
   // max threads per block, PTX/binary version, max dynamic shared bytes).
@@ -78,6 +80,7 @@ class CudaKernel : public LoadedKernel {
   std::vector<Bound> arguments_;
   std::vector<void*> parameters_;  // cuLaunchKernel's kernelParams: addresses of each value
   bool is_bound_ = false;
+  bool owns_buffers_ = true;  // false after bind_buffers: the session frees them
   bool launched_ = false;  // a launch of this function has completed in this context
   ktune::cuda::CUdeviceptr rotation_slab_ = 0;
   std::size_t rotation_sets_ = 1;

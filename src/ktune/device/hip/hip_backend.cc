@@ -6,6 +6,8 @@
 
 #include "ktune/analysis/occupancy_amdgpu.h"
 #include "ktune/core/sha256.h"
+#include "ktune/device/hip/hip_kernel.h"
+#include "ktune/device/hip/hip_memory.h"
 
 namespace ktune::device::hip {
 namespace kh = ktune::hip;
@@ -154,25 +156,36 @@ std::unique_ptr<LoadedKernel> HipBackend::load(int ordinal, const CompileResult&
   if (code_object.size() < 4 || code_object.compare(0, 4, "\x7f" "ELF") != 0)
     throw DeviceError("'" + compiled.artifact.string() + "' is not an AMDGPU code object (no ELF header)");
 
-  std::shared_ptr<HipDeviceState> state;
-  {
-    std::lock_guard lock(mutex_);
-    auto& slot = states_[ordinal];
-    if (!slot) {
-      slot = std::make_shared<HipDeviceState>();
-      slot->runtime = runtime().value;
-      slot->ordinal = ordinal;
-      int l2 = 0;
-      try {
-        l2 = runtime()->attribute(kh::hipc::kL2CacheSize, ordinal);
-      } catch (const kh::HipError&) {
-      }
-      // MI300X's Infinity Cache (256 MB) sits behind L2 and is not reported: flush at least 512 MiB.
-      slot->flush_bytes = std::max<std::size_t>(2 * static_cast<std::size_t>(std::max(l2, 0)), std::size_t{512} << 20);
-    }
-    state = slot;
-  }
+  std::shared_ptr<HipDeviceState> state = state_for(ordinal);
   return std::make_unique<HipKernel>(std::move(state), code_object, function_name, entry, geometry, std::move(signature));
+}
+
+std::shared_ptr<HipDeviceState> HipBackend::state_for(int ordinal) {
+  std::lock_guard lock(mutex_);
+  auto& slot = states_[ordinal];
+  if (!slot) {
+    slot = std::make_shared<HipDeviceState>();
+    slot->runtime = runtime().value;
+    slot->ordinal = ordinal;
+    int l2 = 0;
+    try {
+      l2 = runtime()->attribute(kh::hipc::kL2CacheSize, ordinal);
+    } catch (const kh::HipError&) {
+    }
+    // MI300X's Infinity Cache (256 MB) sits behind L2 and is not reported: flush at least 512 MiB.
+    slot->flush_bytes = std::max<std::size_t>(2 * static_cast<std::size_t>(std::max(l2, 0)), std::size_t{512} << 20);
+  }
+  return slot;
+}
+
+DeviceMemory& HipBackend::memory(int ordinal) {
+  const Availability available = availability();
+  if (!available.available) throw DeviceError("the HIP backend is not available: " + available.reason);
+  std::shared_ptr<HipDeviceState> state = state_for(ordinal);
+  std::lock_guard lock(mutex_);
+  auto& slot = memories_[ordinal];
+  if (!slot) slot = std::make_unique<HipMemory>(std::move(state));
+  return *slot;
 }
 
 }  // namespace ktune::device::hip

@@ -39,6 +39,8 @@ class HipBackend : public Backend {
   // AMD occupancy (analysis::amdgpu_occupancy) from the code object's metadata.
   ScreenResult screen(int ordinal, const CompileResult& compiled, const LaunchGeometry& geometry) const override;
 
+  DeviceMemory& memory(int ordinal) override;
+
   // The runtime, loaded on first use; .error says why not (no ROCm on this machine, ...).
   const Loaded<ktune::hip::HipRuntime>& runtime() const;
 
@@ -49,6 +51,8 @@ class HipBackend : public Backend {
   mutable std::mutex mutex_;
   mutable std::optional<std::vector<DeviceInfo>> devices_cache_;
   std::map<int, std::shared_ptr<HipDeviceState>> states_;
+  std::map<int, std::unique_ptr<DeviceMemory>> memories_;
+  std::shared_ptr<HipDeviceState> state_for(int ordinal);
 };
 
 // Occupancy screening of a compiled kernel for `arch` (a processor or target id) launched

@@ -51,10 +51,7 @@ HipKernel::~HipKernel() { free_buffers(); }
 void HipKernel::free_buffers() {
   if (device_->poisoned.load()) return;  // the runtime may crash on anything now; the process is ending
   const kh::RuntimeApi& api = device_->runtime->api();
-  for (auto& a : arguments_)
-    if (a.pointer) api.hipFree(a.pointer);
-  arguments_.clear();
-  parameters_.clear();
+  free_arguments();
   if (flush_buffer_) api.hipFree(flush_buffer_);
   flush_buffer_ = nullptr;
   if (start_) api.hipEventDestroy(start_);
@@ -72,10 +69,8 @@ void HipKernel::bind(std::vector<HostArgument>& args) {
     throw DeviceError("'" + entry_ + "' was compiled for " + std::to_string(signature_.size()) + " arguments, got " +
                       std::to_string(args.size()));
   const kh::RuntimeApi& api = device_->runtime->api();
-  for (auto& a : arguments_)
-    if (a.pointer) api.hipFree(a.pointer);
-  arguments_.clear();
-  is_bound_ = false;
+  free_arguments();
+  owns_buffers_ = true;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const HostArgument& arg = args[i];
     const std::string kind = std::string(element_type_name(arg.type)) + (arg.is_array ? "*" : "");
@@ -103,6 +98,48 @@ void HipKernel::bind(std::vector<HostArgument>& args) {
     arguments_.push_back(std::move(b));
   }
   parameters_.clear();
+  for (auto& a : arguments_)
+    parameters_.push_back(a.is_array ? static_cast<void*>(&a.pointer) : static_cast<void*>(a.value.data()));
+  is_bound_ = true;
+}
+
+void HipKernel::free_arguments() {
+  const kh::RuntimeApi& api = device_->runtime->api();
+  if (owns_buffers_)
+    for (auto& a : arguments_)
+      if (a.pointer) api.hipFree(a.pointer);
+  arguments_.clear();
+  parameters_.clear();
+  is_bound_ = false;
+}
+
+void HipKernel::bind_buffers(const std::vector<BufferArgument>& args) {
+  device_->enter();
+  if (!signature_.empty() && signature_.size() != args.size())
+    throw DeviceError("'" + entry_ + "' was compiled for " + std::to_string(signature_.size()) + " arguments, got " +
+                      std::to_string(args.size()));
+  free_arguments();
+  owns_buffers_ = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const BufferArgument& arg = args[i];
+    const std::string kind = std::string(element_type_name(arg.type)) + (arg.is_array ? "*" : "");
+    if (!signature_.empty() && signature_[i] != kind)
+      throw DeviceError("argument " + std::to_string(i) + " ('" + arg.name + "') is " + kind + " but '" + entry_ +
+                        "' was compiled for " + signature_[i]);
+    Bound b;
+    b.name = arg.name;
+    b.type = arg.type;
+    b.is_array = arg.is_array;
+    if (arg.is_array) {
+      b.bytes = arg.buffer ? arg.buffer->bytes() : 0;
+      b.pointer = arg.buffer ? reinterpret_cast<void*>(arg.buffer->address()) : nullptr;
+    } else {
+      if (arg.value.size() != element_size(arg.type)) throw DeviceError("scalar '" + arg.name + "' has the wrong size");
+      b.bytes = arg.value.size();
+      b.value = arg.value;
+    }
+    arguments_.push_back(std::move(b));
+  }
   for (auto& a : arguments_)
     parameters_.push_back(a.is_array ? static_cast<void*>(&a.pointer) : static_cast<void*>(a.value.data()));
   is_bound_ = true;

@@ -46,6 +46,8 @@ class HipKernel : public LoadedKernel {
   // GPU time of one launch from HIP events; cold: the flush buffer is overwritten first.
   double run_timed(bool cold) override;
   void download(HostArgument& arg) override;
+  // Session buffers (HipMemory's), not owned. Rotation sets are not used (cold runs flush).
+  void bind_buffers(const std::vector<BufferArgument>& args) override;
 
  private:
   struct Bound {
@@ -72,6 +74,8 @@ class HipKernel : public LoadedKernel {
   std::vector<Bound> arguments_;
   std::vector<void*> parameters_;
   bool is_bound_ = false;
+  bool owns_buffers_ = true;  // false after bind_buffers
+  void free_arguments();
 };
 
 }  // namespace ktune::device::hip
