@@ -104,7 +104,7 @@ TEST_F(E2E, EveryFaultIsRecordedAndTheSessionFinishes) {
   CommandResult r = ktune("--json tune " + (kSource / "tests" / "e2e" / "faults" / "faults.yaml").string());
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   nlohmann::json s = r.json();
-  EXPECT_EQ(s["evaluated"], 9);
+  EXPECT_EQ(s["evaluated"], 12);
   CommandResult results = ktune("--json results");
   std::map<int, std::string> status;
   std::map<int, std::string> error;
@@ -127,6 +127,19 @@ TEST_F(E2E, EveryFaultIsRecordedAndTheSessionFinishes) {
   EXPECT_NE(error[7].find("MODE 7 throws"), std::string::npos) << error[7];
   EXPECT_EQ(status[8], "wrong_result");
   EXPECT_NE(error[8].find("unwritten"), std::string::npos) << error[8];
+  // Correct outputs, but memory outside them written: caught and named.
+  EXPECT_EQ(status[9], "memory_error");
+  EXPECT_NE(error[9].find("'y': 16 bytes written past the end"), std::string::npos) << error[9];
+  EXPECT_EQ(status[10], "memory_error");
+  EXPECT_NE(error[10].find("'y': 4 bytes written before the start"), std::string::npos) << error[10];
+  EXPECT_EQ(status[11], "memory_error");
+  EXPECT_NE(error[11].find("'x': the kernel changed this input"), std::string::npos) << error[11];
+  // Each damaged buffer was repaired: the candidates after them still verify (MODE 0 and 1 ran
+  // first, so run the correct one again after the faults).
+  CommandResult again = ktune("--json bench " + (kSource / "tests" / "e2e" / "faults" / "faults.yaml").string() +
+                              " --set MODE=1");
+  ASSERT_EQ(again.code, 0) << again.err << again.out;
+  EXPECT_EQ(again.json()["results"][0]["status"], "ok");
 }
 
 TEST_F(E2E, KillNineLosesNothingAndRerunResumes) {

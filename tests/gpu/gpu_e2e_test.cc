@@ -172,7 +172,7 @@ TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
   CommandResult r = ktune("--json tune " + shell_quote(spec.string()) + " --progress none");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json s = r.json();
-  EXPECT_EQ(s["evaluated"], 22) << s.dump(2);
+  EXPECT_EQ(s["evaluated"], 26) << s.dump(2);
   EXPECT_EQ(s["stop_reason"], "space exhausted");
   ASSERT_FALSE(s["best"].is_null());
   EXPECT_LE(s["best"]["config"]["MODE"].get<int>(), 1);
@@ -191,6 +191,8 @@ TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
       {8, "resource_limit"},
       {9, "wrong_result"},
       {10, "resource_limit"},
+      {11, "memory_error"},
+      {12, "memory_error"},
   };
   // What the error text must mention, so that each failure is the intended one.
   const std::map<int, std::string> mentions = {
@@ -198,6 +200,7 @@ TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
       {2, "deliberate compile error"},  {3, "CUDA_ERROR_ILLEGAL_ADDRESS"}, {4, "CUDA_ERROR_"},
       {5, "CUDA_ERROR_MISALIGNED_ADDRESS"}, {6, "watchdog"}, {8, "block.x = 2048"},
       {9, "unwritten"},
+      {11, "'y': 256 bytes written past the end"}, {12, "'x': the kernel changed this input"},
   };
   std::map<int, int> seen;
   for (const auto& row : results.json()) {

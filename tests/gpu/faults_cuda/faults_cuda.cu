@@ -10,6 +10,8 @@
 //  8: launched with 2048 threads a block -> screened before launch (resource_limit)
 //  9: leaves the odd elements unwritten  -> wrong_result (poisoned output)
 // 10: asks for 300 KiB of dynamic shared memory -> screened before launch (resource_limit)
+// 11: y right, plus 64 floats written past its end -> memory_error (guard band of 'y')
+// 12: y right, but it also changes its input x    -> memory_error (input check of 'x')
 
 #ifndef MODE
 #define MODE 0
@@ -24,7 +26,7 @@
 
 namespace ktune_faults {
 
-__global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n) {
+__global__ void scale(float* __restrict__ x, float* __restrict__ y, int n) {
   const int first = blockIdx.x * blockDim.x + threadIdx.x;
 #if MODE == 3
   if (first == 0) *reinterpret_cast<volatile float*>(16) = 1.0f;
@@ -42,6 +44,9 @@ __global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n)
   while (clock64() - start >= 0) {
   }
 #endif
+#if MODE == 11
+  if (first < 64) y[n + first] = 7.0f;
+#endif
 #if MODE == 1
   if (first < n) y[first] = 2.0f * x[first];
 #else
@@ -57,9 +62,14 @@ __global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n)
 #endif
   }
 #endif
+#if MODE == 12
+  // After every thread of this block has read its elements: the block's first element only.
+  __syncthreads();
+  if (threadIdx.x == 0 && blockIdx.x == 0) x[0] = -1.0f;
+#endif
 }
 
-__global__ void scale_reference(const float* __restrict__ x, float* __restrict__ y, int n) {
+__global__ void scale_reference(float* __restrict__ x, float* __restrict__ y, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = 2.0f * x[i];
 }
 
