@@ -142,6 +142,21 @@ TEST_F(E2E, EveryFaultIsRecordedAndTheSessionFinishes) {
   EXPECT_EQ(again.json()["results"][0]["status"], "ok");
 }
 
+// Kernels that accumulate into an output declared `init: zeros` verify: the output is reset to
+// zeros before every verified run (it used to be poisoned like an output without an init).
+TEST_F(E2E, AccumulatingKernelsIntoZeroedOutputsVerify) {
+  CommandResult r = ktune("--json tune " + (kSource / "tests" / "e2e" / "histogram" / "histogram.yaml").string() +
+                          " --no-racing");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  nlohmann::json s = r.json();
+  EXPECT_EQ(s["evaluated"], 3);
+  EXPECT_EQ(s["by_status"]["ok"], 3) << s.dump(2);
+  // Every result says where its time went.
+  for (const auto& row : ktune("--json results").json())
+    for (const char* phase : {"arguments", "reference", "load", "reset", "run", "check", "measure", "worker_call"})
+      EXPECT_TRUE(row["phases"].contains(phase)) << phase << " " << row.dump();
+}
+
 TEST_F(E2E, KillNineLosesNothingAndRerunResumes) {
   const std::string spec = example("reduction/reduction.yaml");
   // Start a tune with JSON progress on stderr, kill -9 it after a few results are committed.
