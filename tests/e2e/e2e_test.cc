@@ -157,6 +157,25 @@ TEST_F(E2E, AccumulatingKernelsIntoZeroedOutputsVerify) {
       EXPECT_TRUE(row["phases"].contains(phase)) << phase << " " << row.dump();
 }
 
+// --sanitize runs the winner in a worker under compute-sanitizer (here a stand-in that reports
+// two errors for every run): each caught candidate becomes memory_error with the report, and
+// the next best is tried, until none is left.
+TEST_F(E2E, SanitizeRecordsFindingsAndDemotesCaughtWinners) {
+  const fs::path fake = kSource / "tests" / "e2e" / "fake_compute_sanitizer.sh";
+  CommandResult r = ktune("--json tune " + (kSource / "tests" / "e2e" / "histogram" / "histogram.yaml").string() +
+                          " --no-racing --sanitize winner --sanitizer " + shell_quote(fake.string()));
+  nlohmann::json s = r.json();
+  EXPECT_TRUE(s["best"].is_null()) << s.dump(2);
+  ASSERT_EQ(s["sanitized"].size(), 3u) << s.dump(2);
+  for (const auto& z : s["sanitized"]) EXPECT_EQ(z["errors"], 2) << z.dump();
+  EXPECT_EQ(s["by_status"]["memory_error"], 3) << s.dump(2);
+  for (const auto& row : ktune("--json results").json()) {
+    EXPECT_EQ(row["status"], "memory_error");
+    EXPECT_NE(row.value("error", "").find("compute-sanitizer found 2 error(s)"), std::string::npos) << row.dump();
+    EXPECT_EQ(row["sanitizer"]["tools"]["memcheck"]["status"], "ok") << row.dump();
+  }
+}
+
 TEST_F(E2E, KillNineLosesNothingAndRerunResumes) {
   const std::string spec = example("reduction/reduction.yaml");
   // Start a tune with JSON progress on stderr, kill -9 it after a few results are committed.

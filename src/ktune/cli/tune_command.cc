@@ -32,6 +32,9 @@ struct TuneArgs {
   bool offline = false;
   int top = 10;
   bool expect_matrix = false;
+  std::string sanitize;
+  std::vector<std::string> sanitize_tools;
+  std::string sanitizer;
 };
 
 extern "C" void on_interrupt(int) { tuner::interrupt_flag().store(true); }
@@ -52,6 +55,7 @@ nlohmann::json summary_to_json(const tuner::TuneSummary& s) {
                       {"stop_reason", s.stop_reason},
                       {"wall_seconds", s.wall_seconds},
                       {"phase_totals", s.phase_totals}};
+  if (!s.sanitized.empty()) j["sanitized"] = s.sanitized;
   j["best"] = s.best ? result_to_json(*s.best) : nlohmann::json(nullptr);
   return j;
 }
@@ -67,6 +71,10 @@ void print_summary(const tuner::TuneSummary& s) {
   for (const auto& [status, n] : s.by_status) statuses += "  " + status + " " + std::to_string(n);
   if (!statuses.empty()) std::printf("status:%s\n", statuses.c_str());
   if (s.raced) std::printf("racing stopped %llu slower candidates early (disable with --no-racing)\n", static_cast<unsigned long long>(s.raced));
+  for (const auto& z : s.sanitized) {
+    if (z["findings"].contains("error")) std::printf("sanitize: %s\n", z["findings"]["error"].get<std::string>().c_str());
+    else std::printf("sanitize: %s: %ld compute-sanitizer error(s)\n", z["config"].dump().c_str(), z["errors"].get<long>());
+  }
   if (!s.best) {
     std::printf("no configuration ran correctly\n");
     return;
@@ -163,6 +171,14 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
                 "checks) without a GPU; records no timings");
   cmd->add_option("--top", args->top, "With --offline: how many ranked configurations to print (default 10)");
   cmd->add_flag("--expect-matrix", args->expect_matrix, "With --offline: a matrix kernel (no MFMA counts against it)");
+  cmd->add_option("--sanitize", args->sanitize,
+                  "After the search, re-run 'winner' (the best; the next if it is caught) or 'all' correct candidates "
+                  "under compute-sanitizer and record its findings (a caught candidate becomes memory_error)")
+      ->check(CLI::IsMember({"winner", "all"}));
+  cmd->add_option("--sanitize-tools", args->sanitize_tools, "compute-sanitizer tools (default memcheck): memcheck,racecheck,initcheck,synccheck")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
+  cmd->add_option("--sanitizer", args->sanitizer, "Path of compute-sanitizer (default: $KTUNE_COMPUTE_SANITIZER, PATH, /usr/local/cuda/bin)");
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
       if (args->offline) return run_offline(global, *args);
@@ -184,6 +200,9 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       o.progress = report::parse_progress_style(args->progress);
       if (global.json && args->progress == "auto") o.progress = report::ProgressStyle::None;
       o.session_label = "tune";
+      o.sanitize.scope = args->sanitize;
+      if (!args->sanitize_tools.empty()) o.sanitize.tools = args->sanitize_tools;
+      o.sanitize.sanitizer = args->sanitizer;
       std::signal(SIGINT, on_interrupt);
       std::signal(SIGTERM, on_interrupt);
       tuner::TuneSummary s = tuner::run_tuning(o);

@@ -1,6 +1,7 @@
 #include "ktune/tuner/tuner.h"
 
 #include <chrono>
+#include <algorithm>
 #include <deque>
 #include <future>
 #include <thread>
@@ -63,6 +64,50 @@ struct Lane {
   db::ResultRecord result;  // filled in as far as known while the call runs
   Config config;
 };
+
+// --sanitize: the fastest correct candidates of this session, in order (scope "winner": until
+// one is clean, at most 5; "all": every one), each re-run under compute-sanitizer and recorded.
+void sanitize_results(const TuneOptions& options, const spec::TuningProblem& problem, device::Backend& backend,
+                      const std::string& target, const std::optional<device::CompileResult>& reference,
+                      const measure::Policy& policy, db::Database& database, TuneSummary& summary) {
+  std::vector<db::ResultRecord*> ok;
+  for (auto& r : summary.results)
+    if (r.status == db::Status::Ok && r.median_s) ok.push_back(&r);
+  std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->median_s < *b->median_s; });
+  const bool winner_only = options.sanitize.scope == "winner";
+  for (std::size_t i = 0; i < ok.size() && (!winner_only || i < 5); ++i) {
+    db::ResultRecord& r = *ok[i];
+    const Config config = config_from_json(r.config);
+    EvaluationRequest req;
+    req.spec_path = problem.spec_path.string();
+    req.size_overrides = options.size_overrides;
+    req.config = config;
+    req.backend = backend.name();
+    req.device = r.resources.value("device_ordinal", options.devices.front());
+    req.artifact = backend.compiler().compile(compile_request(problem, config, target));
+    req.reference_artifact = reference;
+    req.policy = policy;
+    nlohmann::json findings = sanitize_candidate(req, options.worker, options.sanitize);
+    const long errors = findings.value("errors", 0L);
+    std::string error;
+    if (errors > 0) {
+      error = "compute-sanitizer found " + std::to_string(errors) + " error(s):";
+      for (const auto& [tool, entry] : findings["tools"].items())
+        if (entry.value("errors", 0L) > 0) error += "\n[" + tool + "]\n" + entry.value("report", "");
+      --summary.by_status["ok"];
+      ++summary.by_status[std::string(db::to_string(db::Status::MemoryError))];
+    }
+    database.record_sanitizer(r.id, findings, errors > 0 ? std::optional(db::Status::MemoryError) : std::nullopt, error);
+    r.sanitizer = findings;
+    if (errors > 0) {
+      r.status = db::Status::MemoryError;
+      r.error = error;
+    }
+    summary.sanitized.push_back({{"result_id", r.id}, {"config", r.config}, {"errors", errors}, {"findings", findings}});
+    if (winner_only && errors == 0 && !findings.contains("error")) break;
+    if (findings.contains("error")) break;  // the sanitizer itself cannot run: say so once
+  }
+}
 
 }  // namespace
 
@@ -393,6 +438,8 @@ TuneSummary run_tuning(const TuneOptions& options) {
   for (auto& p : pending)
     if (p.compiled.valid()) p.compiled.wait();
   for (auto& lane : lanes) lane.worker->stop();
+  if (!options.sanitize.scope.empty() && !interrupt_flag().load())
+    sanitize_results(options, problem, *backend, target, reference, policy, database, summary);
   finish_sessions(interrupt_flag().load() ? db::kSessionInterrupted : db::kSessionFinished);
   for (const auto& lane : lanes) {
     auto b = database.best(lane.record.id, summary.kernel.id, summary.problem.id);

@@ -15,6 +15,7 @@
 #include "ktune/core/config.h"
 #include "ktune/db/database.h"
 #include "ktune/report/progress.h"
+#include "ktune/tuner/sanitize.h"
 #include "ktune/worker/worker_process.h"
 
 namespace ktune::tuner {
@@ -44,6 +45,8 @@ struct TuneOptions {
   // Evaluate exactly these configs in order instead of searching (ktune bench).
   std::optional<std::vector<Config>> fixed_configs;
   std::string session_label;  // stored with the session options ("tune", "bench")
+  // After the search: re-run the winner (or all correct candidates) under compute-sanitizer.
+  SanitizeOptions sanitize;
 };
 
 struct TuneSummary {
@@ -66,6 +69,8 @@ struct TuneSummary {
   // Seconds summed over this session's results, per phase (see db::ResultRecord::phases),
   // plus "record": the database commits.
   nlohmann::json phase_totals = nlohmann::json::object();
+  // --sanitize: one entry per candidate re-run ({"config", "result_id", "errors", "tools"...}).
+  nlohmann::json sanitized = nlohmann::json::array();
 };
 
 // Set by SIGINT/SIGTERM handlers; the session stops after the candidate in flight.

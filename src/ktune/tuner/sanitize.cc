@@ -1,0 +1,112 @@
+#include "ktune/tuner/sanitize.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace ktune::tuner {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kName = "compute-sanitizer";
+
+bool executable(const fs::path& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); }
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The first lines of the report: enough to name the access, the kernel and the address.
+std::string excerpt(const std::string& log, std::size_t max_lines = 40) {
+  std::istringstream in(log);
+  std::string line, out;
+  for (std::size_t n = 0; n < max_lines && std::getline(in, line); ++n) out += line + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::optional<fs::path> find_compute_sanitizer(const fs::path& given) {
+  if (!given.empty()) return executable(given) ? std::optional<fs::path>(given) : std::nullopt;
+  if (const char* env = std::getenv("KTUNE_COMPUTE_SANITIZER"); env && *env)
+    return executable(env) ? std::optional<fs::path>(env) : std::nullopt;
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (!dir.empty() && executable(fs::path(dir) / kName)) return fs::path(dir) / kName;
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(var); home && executable(fs::path(home) / "bin" / kName))
+      return fs::path(home) / "bin" / kName;
+  if (executable(fs::path("/usr/local/cuda/bin") / kName)) return fs::path("/usr/local/cuda/bin") / kName;
+  return std::nullopt;
+}
+
+std::optional<long> sanitizer_error_count(const std::string& log) {
+  static const std::regex summary(R"(ERROR SUMMARY:\s*([0-9]+)\s+error)");
+  std::smatch m;
+  std::optional<long> count;
+  // The last summary wins (one per process; a worker is one process).
+  for (auto it = log.cbegin(); std::regex_search(it, log.cend(), m, summary); it = m.suffix().first)
+    count = std::stol(m[1].str());
+  return count;
+}
+
+nlohmann::json sanitize_candidate(EvaluationRequest request, const worker::WorkerCommand& worker,
+                                  const SanitizeOptions& options) {
+  const auto sanitizer = find_compute_sanitizer(options.sanitizer);
+  if (!sanitizer)
+    return {{"error", "compute-sanitizer not found (give --sanitizer PATH, set KTUNE_COMPUTE_SANITIZER, or put the "
+                      "CUDA toolkit's bin on PATH)"}};
+  request.measure = false;
+  request.run_timeout_seconds = 0;  // sanitized runs are many times slower: the call timeout rules
+  nlohmann::json result = {{"sanitizer", sanitizer->string()}, {"tools", nlohmann::json::object()}, {"errors", 0}};
+  long total = 0;
+  for (const std::string& tool : options.tools) {
+    const fs::path log = fs::temp_directory_path() /
+                         ("ktune-sanitize-" + std::to_string(::getpid()) + "-" + tool + ".log");
+    fs::remove(log);
+    worker::WorkerCommand command;
+    command.executable = *sanitizer;
+    command.args = {"--tool", tool, "--log-file", log.string(), "--print-limit", "20"};
+    if (tool == "memcheck") command.args.insert(command.args.end(), {"--leak-check", "no"});
+    command.args.push_back(worker.executable.string());
+    command.args.insert(command.args.end(), worker.args.begin(), worker.args.end());
+    command.env = worker.env;
+    worker::WorkerProcess process(command);
+    nlohmann::json entry;
+    auto outcome = process.call(to_json(request), options.timeout_seconds);
+    if (auto* reply = std::get_if<nlohmann::json>(&outcome)) {
+      entry["status"] = reply->value("status", "runtime_error");
+      if (!reply->value("error", std::string()).empty()) entry["candidate_error"] = reply->value("error", "");
+    } else if (auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
+      entry["status"] = "crashed";
+      entry["candidate_error"] = crashed->description + "\n" + crashed->stderr_tail;
+    } else {
+      entry["status"] = "timeout";
+    }
+    process.stop();  // the summary is written when the process exits
+    const std::string text = read_text(log);
+    fs::remove(log);
+    const auto errors = sanitizer_error_count(text);
+    if (!errors) {
+      entry["error"] = "no ERROR SUMMARY in compute-sanitizer's log" + (text.empty() ? std::string(" (empty)") : "");
+      entry["report"] = excerpt(text);
+    } else {
+      entry["errors"] = *errors;
+      total += *errors;
+      if (*errors > 0) entry["report"] = excerpt(text);
+    }
+    result["tools"][tool] = entry;
+  }
+  result["errors"] = total;
+  return result;
+}
+
+}  // namespace ktune::tuner
