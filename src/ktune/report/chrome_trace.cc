@@ -43,6 +43,7 @@ nlohmann::json result_args(const db::ResultRecord& r) {
   if (!r.stop_reason.empty()) a["stop_reason"] = r.stop_reason;
   if (r.raced) a["raced"] = true;
   if (r.gflops) a["gflops"] = *r.gflops;
+  if (!r.phases.empty()) a["phases"] = r.phases;
   if (!r.error.empty()) a["error"] = r.error.size() > kMaxErrorInArgs ? r.error.substr(0, kMaxErrorInArgs) + "..." : r.error;
   return a;
 }
@@ -64,6 +65,26 @@ int lane_of(const db::ResultRecord& r) {
     if (it != r.resources.end() && it->is_number_integer()) return static_cast<int>(it->get<std::int64_t>());
   }
   return 0;
+}
+
+// The worker's phases of one evaluation, in the order it runs them, as spans nested inside the
+// lane's span: laid end to end from when the worker call began (finished - worker_call).
+constexpr const char* kWorkerPhases[] = {"arguments", "reference", "load",    "reset",
+                                         "run",       "check",     "rotation", "measure", "post_check"};
+
+int add_phase_spans(nlohmann::json& events, const db::ResultRecord& r, std::int64_t pid, int tid) {
+  if (!r.phases.is_object() || !r.phases.contains("worker_call")) return 0;
+  double at = r.finished_at_unix - r.phases.value("worker_call", 0.0);
+  int added = 0;
+  for (const char* phase : kWorkerPhases) {
+    const double seconds = r.phases.value(phase, 0.0);
+    if (!(seconds > 0)) continue;
+    events.push_back(span(phase, "phase", pid, tid, at, std::min(at + seconds, r.finished_at_unix),
+                          {{"result_id", r.id}, {"seconds", seconds}}));
+    at += seconds;
+    ++added;
+  }
+  return added;
 }
 
 }  // namespace
@@ -118,6 +139,7 @@ nlohmann::json chrome_trace(const SessionData& data, TraceSummary* summary) {
     events.push_back(span((r.compile_seconds > 0 ? "measure " : "evaluate ") + r.config_key, "measure", pid, tid,
                           measure_start, r.finished_at_unix, args));
     ++counts.measure_spans;
+    add_phase_spans(events, r, pid, tid);
   }
   if (last > 0) {
     nlohmann::json session_args = {{"session_id", data.session.id},

@@ -127,5 +127,28 @@ TEST(ChromeTrace, LanesFromDeviceOrdinals) {
   EXPECT_EQ(thread_names(trace).at(2), "lane 1 (measure)");
 }
 
+// The worker's phases of a result become spans nested inside its lane span, in order.
+TEST(ChromeTrace, WorkerPhasesAreNestedInsideTheLaneSpan) {
+  SessionData data = testing::sample_session();
+  db::ResultRecord& r = data.results.front();
+  const double span_seconds = r.finished_at_unix - r.started_at_unix;
+  r.phases = {{"compile", 0.0}, {"worker_call", span_seconds * 0.5}, {"arguments", span_seconds * 0.1},
+              {"run", span_seconds * 0.05}, {"measure", span_seconds * 0.3}, {"total", span_seconds * 0.45}};
+  const nlohmann::json trace = chrome_trace(data);
+  const auto phases = spans(trace, "phase");
+  ASSERT_EQ(phases.size(), 3u);
+  EXPECT_EQ(phases[0].at("name"), "arguments");
+  EXPECT_EQ(phases[1].at("name"), "run");
+  EXPECT_EQ(phases[2].at("name"), "measure");
+  const double end_us = r.finished_at_unix * 1e6;
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    EXPECT_LE(phases[i].at("ts").get<double>() + phases[i].at("dur").get<double>(), end_us + 1);
+    if (i > 0) {
+      EXPECT_NEAR(phases[i].at("ts").get<double>(),
+                  phases[i - 1].at("ts").get<double>() + phases[i - 1].at("dur").get<double>(), 1);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ktune::report

@@ -204,6 +204,29 @@ std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::js
   return out;
 }
 
+// Where the session's time went: each recorded phase summed over the results, with its share of
+// the worker calls (phases overlap: compiles run ahead on other threads).
+void phases_section(std::ostringstream& out, const SessionData& d) {
+  std::map<std::string, double> totals;
+  for (const auto& r : d.results)
+    if (r.phases.is_object())
+      for (const auto& [phase, seconds] : r.phases.items())
+        if (seconds.is_number()) totals[phase] += seconds.get<double>();
+  if (totals.empty()) return;
+  const double calls = totals.count("worker_call") ? totals["worker_call"] : 0;
+  out << "<section id=\"phases\"><h2>Where the time went</h2><p class=\"muted\">Seconds summed over "
+      << d.results.size() << " results. Compiles run ahead in a thread pool, so they overlap the worker's phases; "
+      << "the share is of the worker calls.</p><table class=\"facts\"><tr><th>phase</th><th>seconds</th>"
+      << "<th>per result</th><th>share</th></tr>";
+  for (const auto& [phase, seconds] : totals) {
+    out << "<tr><th>" << esc(phase) << "</th><td>" << fmt(seconds) << "</td><td>"
+        << fmt(seconds / static_cast<double>(std::max<std::size_t>(d.results.size(), 1))) << "</td><td>"
+        << (calls > 0 && phase != "compile" && phase != "compile_wait" ? fmt(100 * seconds / calls, "%.1f") + "%" : "-")
+        << "</td></tr>";
+  }
+  out << "</table></section>\n";
+}
+
 std::string render_html_report(const SessionData& d, const HtmlReportOptions& options, HtmlReportSummary* summary) {
   HtmlReportSummary s;
   std::ostringstream out;
@@ -252,6 +275,7 @@ std::string render_html_report(const SessionData& d, const HtmlReportOptions& op
            "achieved GFLOP/s against arithmetic intensity only.</p>";
   }
   out << "</section>\n";
+  phases_section(out, d);
   winner_section(out, d, options, s);
   out << "\n<footer class=\"muted\"><p>ktune report";
   if (!options.generated_at.empty()) out << ", generated " << esc(options.generated_at);

@@ -159,5 +159,18 @@ TEST(HtmlReport, FlattensJson) {
   EXPECT_EQ(rows, expected);
 }
 
+TEST(HtmlReport, PhasesTableSumsWhereTheTimeWent) {
+  SessionData data = testing::sample_session();
+  EXPECT_EQ(render_html_report(data, {}).find("Where the time went"), std::string::npos) << "no phases, no table";
+  for (auto& r : data.results) r.phases = {{"worker_call", 0.5}, {"measure", 0.25}, {"compile", 1.0}};
+  const std::string html = render_html_report(data, {});
+  ASSERT_NE(html.find("Where the time went"), std::string::npos);
+  const double n = static_cast<double>(data.results.size());
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "<tr><th>measure</th><td>%.4g</td>", 0.25 * n);
+  EXPECT_NE(html.find(expected), std::string::npos) << expected;
+  EXPECT_NE(html.find("<td>50.0%</td>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ktune::report
