@@ -343,7 +343,8 @@ TEST(Loop, RacingOffMeasuresFully) {
 TEST(Loop, NotRacedWithinMarginOrWithoutIncumbent) {
   {
     FakeClock clock;
-    ScriptedSource source(clock, [](int) { return Sample{1.05 * kMs}; });  // 5% < 10% margin
+    // 0.5%: inside both the 10% margin and the quartile rule's 1%.
+    ScriptedSource source(clock, [](int) { return Sample{1.005 * kMs}; });
     EXPECT_EQ(run_measurement(source, Policy{}, incumbent_with_median(kMs), clock).stop, StopReason::Converged);
   }
   {
@@ -352,10 +353,13 @@ TEST(Loop, NotRacedWithinMarginOrWithoutIncumbent) {
     EXPECT_EQ(run_measurement(source, Policy{}, std::nullopt, clock).stop, StopReason::Converged);
   }
   {
-    // One fast sample proves the candidate can match the incumbent: no early stop.
+    // One fast sample keeps the minimum rule from racing; the quartile rule still ends the
+    // candidate once 10 samples show its typical time is far slower.
     FakeClock clock;
     ScriptedSource source(clock, [](int i) { return Sample{i == 1 ? kMs : 1.5 * kMs}; });
-    EXPECT_NE(run_measurement(source, Policy{}, incumbent_with_median(kMs), clock).stop, StopReason::Raced);
+    Measurement m = run_measurement(source, Policy{}, incumbent_with_median(kMs), clock);
+    EXPECT_EQ(m.stop, StopReason::Raced);
+    EXPECT_EQ(m.samples.size(), 10u);
   }
   {
     // Racing waits for racing_min_samples.
@@ -367,6 +371,21 @@ TEST(Loop, NotRacedWithinMarginOrWithoutIncumbent) {
     EXPECT_EQ(m.stop, StopReason::Raced);
     EXPECT_EQ(m.samples.size(), 7u);
   }
+}
+
+// A candidate 5% slower than the best (inside the 10% margin), noisy enough that its fastest
+// sample overlaps the best: raced by quartiles after 10 samples instead of measuring to the end.
+TEST(Loop, MidFieldCandidatesAreRacedByQuartiles) {
+  FakeClock clock;
+  ScriptedSource source(clock, [](int i) { return Sample{(i % 4 == 0 ? 0.99 : 1.05 + 0.002 * (i % 3)) * kMs}; });
+  std::vector<double> best{0.995 * kMs, kMs, kMs, 1.002 * kMs, 1.004 * kMs};
+  Measurement m = run_measurement(source, Policy{}, summarize(best), clock);
+  EXPECT_EQ(m.stop, StopReason::Raced);
+  EXPECT_LE(m.samples.size(), 15u);  // judged at 10 and 15 samples
+  // Within 1% of the incumbent's third quartile: measured to convergence.
+  FakeClock clock2;
+  ScriptedSource close(clock2, [](int i) { return Sample{(1.006 + 0.001 * (i % 2)) * kMs}; });
+  EXPECT_NE(run_measurement(close, Policy{}, summarize(best), clock2).stop, StopReason::Raced);
 }
 
 TEST(Loop, CustomCriteriaComeBeforeLimits) {

@@ -104,6 +104,8 @@ RacingCriterion::RacingCriterion(const Policy& policy, const std::optional<Stats
     : active_(policy.racing && incumbent && incumbent->count > 0),
       min_samples_(static_cast<std::size_t>(std::max(policy.racing_min_samples, 1))) {
   if (active_) threshold_ = incumbent->median * (1 + policy.racing_margin);
+  if (active_ && incumbent->q3 > 0) quartile_threshold_ = incumbent->q3 * (1 + kQuartileMargin);
+  next_quartile_check_ = std::max(kQuartileSamples, min_samples_);
 }
 
 std::optional<StopReason> RacingCriterion::check(const LoopState& state) {
@@ -111,6 +113,11 @@ std::optional<StopReason> RacingCriterion::check(const LoopState& state) {
   for (; seen_ < state.samples.size(); ++seen_)
     fastest_ = seen_ == 0 ? state.samples[0] : std::min(fastest_, state.samples[seen_]);
   if (seen_ >= min_samples_ && fastest_ > threshold_) return StopReason::Raced;
+  // Judged at sample counts growing by half each time, so the O(n) quartiles stay cheap.
+  if (quartile_threshold_ > 0 && seen_ >= next_quartile_check_) {
+    next_quartile_check_ = seen_ + seen_ / 2;
+    if (quartiles(state.samples, scratch_).q1 > quartile_threshold_) return StopReason::Raced;
+  }
   return std::nullopt;
 }
 

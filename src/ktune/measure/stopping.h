@@ -90,17 +90,27 @@ class NoiseCriterion final : public StoppingCriterion {
 // is slower than the incumbent's median by more than racing_margin. The minimum is a deliberately
 // conservative lower bound: noise only ever makes a sample slower, so a candidate is raced out only
 // when no sample of it came close. Inactive when racing is off or there is no incumbent.
+// Second, for candidates close to the incumbent: once kQuartileSamples valid samples exist, stop
+// when the candidate's first quartile is above the incumbent's third quartile by more than
+// kQuartileMargin: three quarters of its samples are slower than three quarters of the best's,
+// so more samples would only refine a time that cannot win. This ends the mid-field candidates
+// that the margin rule lets run to full convergence (minimum time and noise).
 class RacingCriterion final : public StoppingCriterion {
  public:
   RacingCriterion(const Policy& policy, const std::optional<Stats>& incumbent);
   std::optional<StopReason> check(const LoopState& state) override;
 
  private:
+  static constexpr std::size_t kQuartileSamples = 10;
+  static constexpr double kQuartileMargin = 0.01;
   bool active_;
   double threshold_ = 0;
+  double quartile_threshold_ = 0;  // 0: the incumbent has no q3
   std::size_t min_samples_;
   std::size_t seen_ = 0;
+  std::size_t next_quartile_check_ = kQuartileSamples;
   double fastest_ = 0;
+  std::vector<double> scratch_;
 };
 
 // Hard limits, always checked last: MaxSamples at max_samples valid samples (or as many discarded
