@@ -17,7 +17,7 @@ TESTS_DIR=${TESTS_DIR:-$(dirname "$KTUNE")/tests/gpu}
 OUT=$(mkdir -p "${OUT:-issue9-out}" && realpath "${OUT:-issue9-out}")
 EXAMPLE_SECONDS=${EXAMPLE_SECONDS:-40}
 SKIP=" ${SKIP:-} "
-export KTUNE OUT KTUNE_TEST_KTUNE=$KTUNE KTUNE_TEST_SOURCE_DIR=$REPO
+export KTUNE OUT EXAMPLE_SECONDS KTUNE_TEST_KTUNE=$KTUNE KTUNE_TEST_SOURCE_DIR=$REPO
 : >"$OUT/steps.tsv"
 
 step() {  # step NAME LIMIT COMMAND...: output in $OUT/NAME.log, exit code and seconds in steps.tsv
@@ -27,7 +27,12 @@ step() {  # step NAME LIMIT COMMAND...: output in $OUT/NAME.log, exit code and s
   echo; echo "=== $name (limit ${limit}s): $*"
   local t0 rc
   t0=$(date +%s)
-  timeout --kill-after=10 "$limit" "$@" >"$OUT/$name.log" 2>&1
+  if declare -F "$1" >/dev/null; then  # a function of this script: run it in a child bash
+    export -f "$1"
+    timeout --kill-after=10 "$limit" bash -c "$*" >"$OUT/$name.log" 2>&1
+  else
+    timeout --kill-after=10 "$limit" "$@" >"$OUT/$name.log" 2>&1
+  fi
   rc=$?
   tail -n 25 "$OUT/$name.log"
   printf '%s\t%s\t%s\n' "$name" "$rc" "$(($(date +%s) - t0))" >>"$OUT/steps.tsv"
@@ -73,10 +78,19 @@ sanitize() {
     --sanitize winner --sanitize-tools memcheck,racecheck >"$OUT/sanitize.json"
   echo "rc=$?"
   python3 -c "import json; s=json.load(open('$OUT/sanitize.json')); print(json.dumps(s.get('sanitized'), indent=1)[:3000]); print(s['by_status'])"
-  # A planted out-of-bounds write far past the guard bands: only the sanitizer sees it.
+  # MODE 13 reads one element past an input: no fault, right values, status ok without the
+  # sanitizer. --sanitize all must flag it (memory_error) and leave MODE 0/1 clean.
   "$KTUNE" --db "$db" --json tune tests/gpu/faults_cuda/faults_cuda.yaml --progress none --sanitize all \
     --no-resume >"$OUT/sanitize_faults.json"
-  python3 -c "import json; s=json.load(open('$OUT/sanitize_faults.json')); print([(z['config'], z['errors']) for z in s.get('sanitized', [])]); print(s['by_status'])"
+  python3 - "$OUT/sanitize_faults.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+flagged = {(z["config"]["MODE"], z["config"]["BLOCK"]): z["errors"] for z in s.get("sanitized", [])}
+print("sanitized (MODE, BLOCK) -> errors:", flagged, s["by_status"])
+ok = all((e > 0) == (m == 13) for (m, b), e in flagged.items()) and any(m == 13 for m, b in flagged)
+print("PASS" if ok else "FAIL", "sanitizer flags exactly the out-of-bounds reader (MODE 13)")
+sys.exit(0 if ok else 1)
+PY
   rm -f "$db"*
 }
 step sanitize 240 sanitize

@@ -4,7 +4,7 @@
 log=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --tool|--print-limit|--leak-check) shift 2 ;;
+    --tool|--print-limit|--leak-check|--report-api-errors) shift 2 ;;
     --log-file) log="$2"; shift 2 ;;
     *) break ;;
   esac

@@ -309,7 +309,7 @@ TEST_F(CudaExamplesCompile, FaultSpecModesCompileOrFailAsDesigned) {
       EXPECT_TRUE(screen.launchable) << screen.reason;
     }
   }
-  EXPECT_EQ(modes.size(), 13u);
+  EXPECT_EQ(modes.size(), 14u);
 }
 
 }  // namespace

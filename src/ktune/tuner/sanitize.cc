@@ -74,7 +74,9 @@ nlohmann::json sanitize_candidate(EvaluationRequest request, const worker::Worke
     fs::remove(log);
     worker::WorkerCommand command;
     command.executable = *sanitizer;
-    command.args = {"--tool", tool, "--log-file", log.string(), "--print-limit", "20"};
+    // API errors are ktune's own probing (cuFuncGetParamInfo ends its list with INVALID_VALUE),
+    // not the kernel's: only device-side findings count.
+    command.args = {"--tool", tool, "--log-file", log.string(), "--print-limit", "20", "--report-api-errors", "no"};
     if (tool == "memcheck") command.args.insert(command.args.end(), {"--leak-check", "no"});
     command.args.push_back(worker.executable.string());
     command.args.insert(command.args.end(), worker.args.begin(), worker.args.end());

@@ -12,6 +12,8 @@
 // 10: asks for 300 KiB of dynamic shared memory -> screened before launch (resource_limit)
 // 11: y right, plus 64 floats written past its end -> memory_error (guard band of 'y')
 // 12: y right, but it also changes its input x    -> memory_error (input check of 'x')
+// 13: y right, but the last thread reads x[n], one past the end: inside the guard band, so no
+//     fault and no wrong value -> ok; `ktune tune --sanitize all` (memcheck) flags it.
 
 #ifndef MODE
 #define MODE 0
@@ -54,7 +56,9 @@ __global__ void scale(float* __restrict__ x, float* __restrict__ y, int n) {
 #if MODE == 9
     if (i % 2) continue;
 #endif
-#if MODE == 7
+#if MODE == 13
+    y[i] = 2.0f * x[i] + 0.0f * x[i + 1];  // 0 * (canary as float) is 0: the value stays right
+#elif MODE == 7
     // Written by whichever thread owns element n/2 (the grid is smaller than n).
     y[i] = 2.0f * x[i] + (i == n / 2 ? 1.0f : 0.0f);
 #else
