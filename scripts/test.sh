@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs dependencies, builds, runs every CTest test (GPU tests skip
 # with a printed reason where no GPU exists), then the same suite under ASan+UBSan, then a
-# short fuzzing run of every fuzz target. KTUNE_TEST_QUICK=1 skips the sanitizer and fuzz stages.
+# short deterministic fuzzing run of every fuzz target (fixed seed, fixed number of executions,
+# the committed corpus; KTUNE_FUZZ_RUNS / KTUNE_FUZZ_SEED change them, see fuzz/README.md).
+# KTUNE_TEST_QUICK=1 skips the sanitizer and fuzz stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -18,5 +20,5 @@ KTUNE_BUILD_TYPE=Debug ./scripts/build.sh build-asan -DKTUNE_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --output-on-failure -j "$jobs" -LE bench)
 
-echo "== fuzz smoke run"
-./scripts/fuzz-smoke.sh "${KTUNE_FUZZ_SECONDS:-20}"
+echo "== fuzz smoke run (deterministic)"
+./scripts/fuzz-smoke.sh ${KTUNE_FUZZ_RUNS:+"$KTUNE_FUZZ_RUNS"}
