@@ -32,6 +32,7 @@ struct TuneArgs {
   bool offline = false;
   int top = 10;
   bool expect_matrix = false;
+  std::size_t confirm = 3;
   std::string sanitize;
   std::vector<std::string> sanitize_tools;
   std::string sanitizer;
@@ -56,6 +57,7 @@ nlohmann::json summary_to_json(const tuner::TuneSummary& s) {
                       {"wall_seconds", s.wall_seconds},
                       {"phase_totals", s.phase_totals}};
   if (!s.sanitized.empty()) j["sanitized"] = s.sanitized;
+  if (!s.confirmed.empty()) j["confirmed"] = s.confirmed;
   j["best"] = s.best ? result_to_json(*s.best) : nlohmann::json(nullptr);
   return j;
 }
@@ -171,6 +173,10 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
                 "checks) without a GPU; records no timings");
   cmd->add_option("--top", args->top, "With --offline: how many ranked configurations to print (default 10)");
   cmd->add_flag("--expect-matrix", args->expect_matrix, "With --offline: a matrix kernel (no MFMA counts against it)");
+  cmd->add_option("--confirm", args->confirm,
+                  "When the spec leaves measure.min_seconds and max_noise at their defaults: screen every candidate "
+                  "briefly (1% noise), then measure this many finalists (within 3% of the best) at full precision "
+                  "and pick from those (default 3; 0: every candidate at full precision)");
   cmd->add_option("--sanitize", args->sanitize,
                   "After the search, re-run 'winner' (the best; the next if it is caught) or 'all' correct candidates "
                   "under compute-sanitizer and record its findings (a caught candidate becomes memory_error)")
@@ -200,6 +206,7 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       o.progress = report::parse_progress_style(args->progress);
       if (global.json && args->progress == "auto") o.progress = report::ProgressStyle::None;
       o.session_label = "tune";
+      o.confirm = args->confirm;
       o.sanitize.scope = args->sanitize;
       if (!args->sanitize_tools.empty()) o.sanitize.tools = args->sanitize_tools;
       o.sanitize.sanitizer = args->sanitizer;

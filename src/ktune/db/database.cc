@@ -587,4 +587,28 @@ void Database::record_sanitizer(std::int64_t result_id, const nlohmann::json& fi
   if (connection_.changes() != 1) throw std::invalid_argument("record_sanitizer: no result " + std::to_string(result_id));
 }
 
+void Database::update_measurement(const ResultRecord& r) {
+  Statement statement(connection_,
+                      "UPDATE results SET median_s = ?1, mean_s = ?2, min_s = ?3, max_s = ?4, q1_s = ?5, q3_s = ?6,"
+                      " stdev_s = ?7, samples = ?8, stop_reason = ?9, raced = ?10, gflops = ?11, gbps = ?12,"
+                      " resources = ?13, phases = ?14 WHERE id = ?15");
+  statement.bind_optional_double(1, r.median_s)
+      .bind_optional_double(2, r.mean_s)
+      .bind_optional_double(3, r.min_s)
+      .bind_optional_double(4, r.max_s)
+      .bind_optional_double(5, r.q1_s)
+      .bind_optional_double(6, r.q3_s)
+      .bind_optional_double(7, r.stdev_s)
+      .bind_int(8, r.samples)
+      .bind_text(9, r.stop_reason)
+      .bind_int(10, r.raced ? 1 : 0)
+      .bind_optional_double(11, r.gflops)
+      .bind_optional_double(12, r.gbps)
+      .bind_text(13, dump_json(r.resources))
+      .bind_text(14, dump_json(r.phases))
+      .bind_int(15, r.id);
+  statement.step();
+  if (connection_.changes() != 1) throw std::invalid_argument("update_measurement: no result " + std::to_string(r.id));
+}
+
 }  // namespace ktune::db

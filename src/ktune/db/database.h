@@ -103,8 +103,11 @@ class Database {
   // for a missing id or non-finite compile time, and SqliteError when a referenced row is
   // missing or the database stays locked past the busy timeout.
   std::int64_t insert_result(const ResultRecord& result);
+  // Replaces a result's timing statistics, resources and phases with a later, longer
+  // measurement of the same candidate (the tuner's confirmation of its finalists).
+  void update_measurement(const ResultRecord& result);
   // Stores compute-sanitizer's findings for a result; a candidate it caught gets `new_status`
-  // (memory_error) and `error` (when not empty). The one place a result row is updated.
+  // (memory_error) and `error` (when not empty). Results are otherwise never updated.
   void record_sanitizer(std::int64_t result_id, const nlohmann::json& findings, std::optional<Status> new_status,
                         const std::string& error);
   std::optional<ResultRecord> result(std::int64_t id);

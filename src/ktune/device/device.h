@@ -196,6 +196,10 @@ class Backend {
     (void)ordinal, (void)compiled, (void)geometry;
     return {};
   }
+  // Work every worker on device `ordinal` will need, done ahead in the tuning process while
+  // the first candidates compile (CUDA: the check kernels into the compile cache). Never throws:
+  // a worker that finds nothing prepared does the work itself.
+  virtual void prepare_workers(int ordinal) { (void)ordinal; }
   // Device `ordinal`'s memory, for buffers shared by every kernel loaded on it in this process.
   // Throws DeviceError (unavailable, no such device) or ContextPoisoned.
   virtual DeviceMemory& memory(int ordinal) = 0;

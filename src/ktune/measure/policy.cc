@@ -1,4 +1,5 @@
 #include "ktune/measure/policy.h"
+#include <algorithm>
 
 #include <cmath>
 #include <limits>
@@ -102,6 +103,23 @@ nlohmann::json policy_to_json(const Policy& p) {
           {"racing", p.racing},                   {"racing_margin", p.racing_margin},
           {"racing_min_samples", p.racing_min_samples}, {"throttle_fraction", p.throttle_fraction},
           {"cache", std::string(to_string(p.cache))}};
+}
+
+bool uses_default_precision(const Policy& policy) {
+  const Policy defaults;
+  return policy.min_seconds == defaults.min_seconds && policy.max_noise == defaults.max_noise;
+}
+
+Policy screening_policy(Policy policy) {
+  policy.min_seconds = 0.01;
+  policy.max_noise = 0.01;
+  return policy;
+}
+
+Policy confirmation_policy(Policy policy) {
+  policy.min_seconds = std::min(policy.min_seconds, 0.1);
+  policy.racing = false;
+  return policy;
 }
 
 }  // namespace ktune::measure

@@ -34,6 +34,13 @@ struct Policy {
   bool operator==(const Policy&) const = default;
 };
 
+// Tuning in two stages when a spec leaves min_seconds and max_noise at their defaults: every
+// candidate is screened with a short, 1%-noise measurement, then the finalists are measured
+// again at the benchmark-grade confirmation policy and ranked by that (ktune tune --confirm).
+bool uses_default_precision(const Policy& policy);
+Policy screening_policy(Policy policy);     // min_seconds 0.01, max_noise 0.01
+Policy confirmation_policy(Policy policy);  // min_seconds <= 0.1 (noise 0.5%), no racing
+
 // Throws std::invalid_argument naming the first field that is out of range.
 void validate(const Policy& policy);
 

@@ -65,6 +65,56 @@ struct Lane {
   Config config;
 };
 
+// Two-stage tuning: the finalists (this session's fastest correct candidates, within
+// kFinalistWindow of the best's screening median, at most options.confirm of them) are measured
+// again with the confirmation policy on the worker that screened them, and their rows take that
+// measurement (the screening's is kept in resources.screening). The winner is chosen from these.
+constexpr double kFinalistWindow = 0.03;
+
+void confirm_finalists(const TuneOptions& options, const spec::TuningProblem& problem, device::Backend& backend,
+                       const std::string& target, const measure::Policy& policy, std::vector<Lane>& lanes,
+                       db::Database& database, TuneSummary& summary) {
+  std::vector<db::ResultRecord*> ok;
+  for (auto& r : summary.results)
+    if (r.status == db::Status::Ok && r.median_s) ok.push_back(&r);
+  std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->median_s < *b->median_s; });
+  const double limit = ok.empty() ? 0 : *ok.front()->median_s * (1 + kFinalistWindow);
+  for (std::size_t i = 0; i < ok.size() && i < options.confirm && *ok[i]->median_s <= limit; ++i) {
+    if (interrupt_flag().load()) return;
+    db::ResultRecord& r = *ok[i];
+    const int ordinal = r.resources.value("device_ordinal", options.devices.front());
+    Lane* lane = &lanes.front();
+    for (auto& l : lanes)
+      if (l.ordinal == ordinal) lane = &l;
+    const Config config = config_from_json(r.config);
+    EvaluationRequest req;
+    req.spec_path = problem.spec_path.string();
+    req.size_overrides = options.size_overrides;
+    req.config = config;
+    req.backend = backend.name();
+    req.device = lane->ordinal;
+    req.artifact = backend.compiler().compile(compile_request(problem, config, target));
+    req.policy = measure::confirmation_policy(policy);  // verified already: no reference this time
+    const double timeout = req.policy.warmup_seconds + 1.5 * req.policy.timeout_seconds + 10.0;
+    auto outcome = lane->worker->call(to_json(req), timeout);
+    auto* reply_json = std::get_if<nlohmann::json>(&outcome);
+    if (!reply_json || !reply_json->contains("status")) continue;  // the screening stands
+    EvaluationReply reply = evaluation_reply_from_json(*reply_json);
+    if (reply.status != EvaluationStatus::Ok || !reply.measurement) continue;
+    r.resources["screening"] = {{"median_s", *r.median_s}, {"samples", r.samples}, {"stop_reason", r.stop_reason}};
+    fill_result_stats(r, *reply.measurement);
+    if (auto flops = flop_count(problem, config); flops && *r.median_s > 0) r.gflops = *flops / *r.median_s / 1e9;
+    if (auto bytes = byte_count(problem, config); bytes && *r.median_s > 0) r.gbps = *bytes / *r.median_s / 1e9;
+    r.phases["confirm"] = reply.phases.value("total", 0.0);
+    database.update_measurement(r);
+    summary.confirmed.push_back({{"result_id", r.id},
+                                 {"config", r.config},
+                                 {"screening_median_s", r.resources["screening"]["median_s"]},
+                                 {"median_s", *r.median_s},
+                                 {"samples", r.samples}});
+  }
+}
+
 // --sanitize: the fastest correct candidates of this session, in order (scope "winner": until
 // one is clean, at most 5; "all": every one), each re-run under compute-sanitizer and recorded.
 void sanitize_results(const TuneOptions& options, const spec::TuningProblem& problem, device::Backend& backend,
@@ -144,6 +194,10 @@ TuneSummary run_tuning(const TuneOptions& options) {
 
   measure::Policy policy = problem.policy;
   if (options.racing) policy.racing = *options.racing;
+  // A spec that leaves the precision at its defaults is tuned in two stages (screen everything,
+  // confirm the finalists); one that sets min_seconds or max_noise is measured as it says.
+  const bool two_stage = options.confirm > 0 && !options.fixed_configs && measure::uses_default_precision(policy);
+  if (two_stage) policy = measure::screening_policy(policy);
   const std::string strategy_name = options.fixed_configs ? "fixed" : options.strategy.value_or(problem.tune.strategy);
   const std::uint64_t seed = options.seed.value_or(problem.tune.seed);
   const auto max_evaluations = options.max_evaluations ? options.max_evaluations : problem.tune.max_evaluations;
@@ -169,7 +223,8 @@ TuneSummary run_tuning(const TuneOptions& options) {
                                     {"seed", seed},
                                     {"policy", measure::policy_to_json(policy)},
                                     {"devices", options.devices},
-                                    {"label", options.session_label.empty() ? "tune" : options.session_label}};
+                                    {"label", options.session_label.empty() ? "tune" : options.session_label},
+                                    {"confirm", two_stage ? options.confirm : 0}};
   if (max_evaluations) session_options["max_evaluations"] = *max_evaluations;
   if (max_seconds) session_options["max_seconds"] = *max_seconds;
 
@@ -227,6 +282,12 @@ TuneSummary run_tuning(const TuneOptions& options) {
   else update.total = max_evaluations ? std::min<std::uint64_t>(*max_evaluations, space.size()) : space.size();
 
   ThreadPool pool(options.compile_jobs > 0 ? static_cast<std::size_t>(options.compile_jobs) : 0);
+  // Ahead of the workers, on a pool thread, while the first candidates compile.
+  std::vector<std::future<void>> prepared;
+  for (const auto& lane : lanes) {
+    device::Backend* b = backend.get();
+    prepared.push_back(pool.submit([b, ordinal = lane.ordinal] { b->prepare_workers(ordinal); }));
+  }
   const std::size_t depth = pool.size() + lanes.size();
   std::deque<Pending> pending;
   bool exhausted = false;
@@ -430,6 +491,8 @@ TuneSummary run_tuning(const TuneOptions& options) {
   }
 
   pool.cancel_pending();
+  for (auto& p : prepared)
+    if (p.valid()) p.wait();
   if (interrupt_flag().load()) summary.stop_reason = "interrupted";
   else if (!time_left()) summary.stop_reason = "time budget";
   else if (exhausted) summary.stop_reason = options.fixed_configs ? "done" : "space exhausted";
@@ -437,6 +500,8 @@ TuneSummary run_tuning(const TuneOptions& options) {
   // Compiles still queued belong to configs that were never measured; wait so no thread outlives us.
   for (auto& p : pending)
     if (p.compiled.valid()) p.compiled.wait();
+  if (two_stage && !interrupt_flag().load())
+    confirm_finalists(options, problem, *backend, target, problem.policy, lanes, database, summary);
   for (auto& lane : lanes) lane.worker->stop();
   if (!options.sanitize.scope.empty() && !interrupt_flag().load())
     sanitize_results(options, problem, *backend, target, reference, policy, database, summary);

@@ -45,6 +45,10 @@ struct TuneOptions {
   // Evaluate exactly these configs in order instead of searching (ktune bench).
   std::optional<std::vector<Config>> fixed_configs;
   std::string session_label;  // stored with the session options ("tune", "bench")
+  // Finalists measured again at benchmark precision when the spec leaves min_seconds and
+  // max_noise at their defaults (the search then screens with measure::screening_policy).
+  // 0: one stage, every candidate at the spec's policy.
+  std::size_t confirm = 3;
   // After the search: re-run the winner (or all correct candidates) under compute-sanitizer.
   SanitizeOptions sanitize;
 };
@@ -69,6 +73,9 @@ struct TuneSummary {
   // Seconds summed over this session's results, per phase (see db::ResultRecord::phases),
   // plus "record": the database commits.
   nlohmann::json phase_totals = nlohmann::json::object();
+  // Two-stage tuning: the finalists' confirmation ({"result_id", "config", "screening_median_s",
+  // "median_s", "samples"}).
+  nlohmann::json confirmed = nlohmann::json::array();
   // --sanitize: one entry per candidate re-run ({"config", "result_id", "errors", "tools"...}).
   nlohmann::json sanitized = nlohmann::json::array();
 };

@@ -8,6 +8,7 @@
 
 #include "ktune/core/sha256.h"
 #include "ktune/device/cuda/cuda_kernel.h"
+#include "ktune/device/cuda/check_kernels.h"
 #include "ktune/device/cuda/cuda_memory.h"
 #include "ktune/device/cuda/nvml.h"
 
@@ -226,6 +227,18 @@ std::shared_ptr<CudaDeviceContext> CudaBackend::context_for(int ordinal) {
     }
   }
   return slot;
+}
+
+void CudaBackend::prepare_workers(int ordinal) {
+  try {
+    const auto& driver = state_->loaded_driver();
+    if (!driver || !compiler_.nvrtc()) return;
+    const std::string arch = kc::query_device_properties(*driver.value, ordinal).arch();
+    (void)cached_cubin(*compiler_.nvrtc().value, compiler_.options().cache_directory, check_kernels_source(),
+                       "ktune_check_kernels.cu", arch, ".check.cubin");
+  } catch (const std::exception&) {
+    // The worker compiles them itself (and says why if it cannot).
+  }
 }
 
 DeviceMemory& CudaBackend::memory(int ordinal) {

@@ -46,6 +46,8 @@ class CudaBackend : public Backend {
   // Occupancy-based screening with the device's own limits (cuda/launch_screen.h).
   device::ScreenResult screen(int ordinal, const CompileResult& compiled, const LaunchGeometry& geometry) const override;
 
+  // Compiles the check kernels (check_kernels.h) for the device into the compile cache.
+  void prepare_workers(int ordinal) override;
   // Buffers shared by every kernel loaded on device `ordinal` in this process.
   DeviceMemory& memory(int ordinal) override;
 
