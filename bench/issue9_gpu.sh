@@ -96,7 +96,7 @@ PY
 step sanitize 240 sanitize
 
 if [[ -f bench/kernel_tuner/compare.py ]]; then
-  step kernel_tuner 420 python3 bench/kernel_tuner/compare.py --ktune "$KTUNE" --out "$OUT"
+  step kernel_tuner 420 python3 bench/kernel_tuner/compare.py --ktune "$KTUNE" --out "$OUT" --budget 400
 fi
 
 echo; echo "step	rc	seconds"; cat "$OUT/steps.tsv"
