@@ -68,6 +68,7 @@ const std::vector<Named>& named_configs() {
       {"cuda_reduction", "baseline",
        {{"BLOCK", I(256)}, {"ITEMS", I(4)}, {"VEC", I(4)}, {"GRID", I(1024)},
         {"BLOCK_REDUCE", Value::string("shuffle_reduce")}}},
+      {"cuda_histogram", "baseline", {{"BLOCK", I(256)}, {"ITEMS", I(4)}, {"GRID", I(528)}, {"PRIVATE", I(1)}}},
       {"cuda_transpose", "baseline",
        {{"TILE_R", I(32)}, {"TILE_C", I(32)}, {"THREADS", I(256)}, {"VEC", I(1)}, {"PAD", I(1)}}},
   };
