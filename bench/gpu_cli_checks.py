@@ -26,7 +26,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FAULT_STATUS = {0: "ok", 1: "ok", 2: "compile_error", 3: "runtime_error", 4: "runtime_error", 5: "runtime_error",
                 6: "timeout", 7: "wrong_result", 8: "resource_limit", 9: "wrong_result", 10: "resource_limit",
-                11: "memory_error", 12: "memory_error", 13: "ok"}
+                11: "memory_error", 12: "memory_error", 13: "ok", 14: "ok"}
 FAULT_MENTIONS = {2: "deliberate compile error", 3: "CUDA_ERROR_ILLEGAL_ADDRESS", 4: "CUDA_ERROR_",
                   5: "CUDA_ERROR_MISALIGNED_ADDRESS", 6: "watchdog", 8: "block.x = 2048", 9: "unwritten",
                   10: "shared memory", 11: "'y': 256 bytes written past the end",
@@ -93,7 +93,7 @@ def check_faults(c):
         rc, s, err = ktune(["--json", "tune", spec, "--progress", "none"], work)
         if not c.check("faults: tune exits 0", rc == 0 and s is not None, f"exit {rc}: {err[-2000:]}"):
             return
-        c.check("faults: 28 evaluated, space exhausted", s.get("evaluated") == 28 and s.get("stop_reason") == "space exhausted",
+        c.check("faults: 30 evaluated, space exhausted", s.get("evaluated") == 30 and s.get("stop_reason") == "space exhausted",
                 json.dumps({k: s.get(k) for k in ("evaluated", "stop_reason", "by_status")}))
         rc, rows, err = ktune(["--json", "results"], work)
         seen = {}

@@ -78,17 +78,24 @@ sanitize() {
     --sanitize winner --sanitize-tools memcheck,racecheck >"$OUT/sanitize.json"
   echo "rc=$?"
   python3 -c "import json; s=json.load(open('$OUT/sanitize.json')); print(json.dumps(s.get('sanitized'), indent=1)[:3000]); print(s['by_status'])"
-  # MODE 13 reads one element past an input: no fault, right values, status ok without the
-  # sanitizer. --sanitize all must flag it (memory_error) and leave MODE 0/1 clean.
+  # MODE 13 reads one element past an input, MODE 14 races on shared memory: no fault, right
+  # values, status ok without the sanitizer. --sanitize all must flag 13 with memcheck, 14 with
+  # racecheck, and leave MODE 0/1 clean.
   "$KTUNE" --db "$db" --json tune tests/gpu/faults_cuda/faults_cuda.yaml --progress none --sanitize all \
-    --no-resume >"$OUT/sanitize_faults.json"
+    --sanitize-tools memcheck,racecheck --no-resume >"$OUT/sanitize_faults.json"
   python3 - "$OUT/sanitize_faults.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-flagged = {(z["config"]["MODE"], z["config"]["BLOCK"]): z["errors"] for z in s.get("sanitized", [])}
-print("sanitized (MODE, BLOCK) -> errors:", flagged, s["by_status"])
-ok = all((e > 0) == (m == 13) for (m, b), e in flagged.items()) and any(m == 13 for m, b in flagged)
-print("PASS" if ok else "FAIL", "sanitizer flags exactly the out-of-bounds reader (MODE 13)")
+found = {}
+for z in s.get("sanitized", []):
+    tools = z.get("findings", {}).get("tools", {})
+    found[(z["config"]["MODE"], z["config"]["BLOCK"])] = {t: tools[t].get("errors", tools[t].get("error")) for t in tools}
+print("sanitized (MODE, BLOCK) -> findings per tool:", found, s["by_status"])
+def expected(mode, tool):
+    return (mode, tool) in ((13, "memcheck"), (14, "racecheck"))
+ok = all(isinstance(n, int) and (n > 0) == expected(m, t) for (m, b), tools in found.items() for t, n in tools.items())
+ok = ok and {m for m, b in found} >= {0, 1, 13, 14}
+print("PASS" if ok else "FAIL", "memcheck flags exactly the out-of-bounds reader (MODE 13), racecheck exactly the race (MODE 14)")
 sys.exit(0 if ok else 1)
 PY
   rm -f "$db"*

@@ -310,7 +310,7 @@ TEST_F(CudaExamplesCompile, FaultSpecModesCompileOrFailAsDesigned) {
       EXPECT_TRUE(screen.launchable) << screen.reason;
     }
   }
-  EXPECT_EQ(modes.size(), 14u);
+  EXPECT_EQ(modes.size(), 15u);
 }
 
 }  // namespace

@@ -172,11 +172,11 @@ TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
   CommandResult r = ktune("--json tune " + shell_quote(spec.string()) + " --progress none");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const nlohmann::json s = r.json();
-  EXPECT_EQ(s["evaluated"], 28) << s.dump(2);
+  EXPECT_EQ(s["evaluated"], 30) << s.dump(2);
   EXPECT_EQ(s["stop_reason"], "space exhausted");
   ASSERT_FALSE(s["best"].is_null());
   const int best_mode = s["best"]["config"]["MODE"].get<int>();
-  EXPECT_TRUE(best_mode <= 1 || best_mode == 13) << best_mode;
+  EXPECT_TRUE(best_mode <= 1 || best_mode >= 13) << best_mode;
 
   CommandResult results = ktune("--json results");
   ASSERT_EQ(results.code, 0) << results.err;
@@ -195,6 +195,7 @@ TEST_F(GpuE2E, EveryCudaFaultIsRecordedAndTheSessionFinishes) {
       {11, "memory_error"},
       {12, "memory_error"},
       {13, "ok"},  // an out-of-bounds read: only compute-sanitizer sees it (bench/issue9_gpu.sh)
+      {14, "ok"},  // a shared-memory race: likewise (racecheck)
   };
   // What the error text must mention, so that each failure is the intended one.
   const std::map<int, std::string> mentions = {

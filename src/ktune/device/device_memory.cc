@@ -1,14 +1,25 @@
 #include "ktune/device/device_memory.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "ktune/device/device.h"
 
 namespace ktune::device {
 
+bool guard_bands_enabled() {
+  static const bool enabled = [] {
+    const char* value = std::getenv(kGuardBandsVariable);
+    return value == nullptr || std::string_view(value) != "0";
+  }();
+  return enabled;
+}
+
 std::size_t guard_bytes_for(std::size_t bytes) {
+  if (!guard_bands_enabled()) return 0;
   constexpr std::size_t kUnit = 256, kMin = 64 << 10, kMax = 4 << 20;
   const std::size_t wanted = std::clamp(bytes / 8, kMin, kMax);
   return (wanted + kUnit - 1) / kUnit * kUnit;
@@ -38,6 +49,7 @@ std::optional<GuardViolation> inspect_guard(std::span<const std::byte> band, boo
 }
 
 std::optional<GuardViolation> DeviceMemory::check_guards(DeviceBuffer& buffer) {
+  if (buffer.guard_bytes() == 0) return std::nullopt;
   std::vector<std::byte> band(buffer.guard_bytes());
   std::optional<GuardViolation> violation;
   for (bool front : {true, false}) {

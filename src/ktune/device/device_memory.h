@@ -25,7 +25,14 @@ inline constexpr std::byte kGuardCanary{0xCB};
 
 // The guard band on each side of a buffer of `bytes`: an eighth of the buffer, at least 64 KiB
 // and at most 4 MiB, in whole 256-byte units (so the buffer stays as aligned as an allocation).
+// 0 when guard bands are off (see guard_bands_enabled).
 std::size_t guard_bytes_for(std::size_t bytes);
+
+// Guard bands are on unless the environment variable KTUNE_GUARD_BANDS is "0". Runs under
+// compute-sanitizer turn them off: a guard band is part of the allocation, so an access that
+// overruns a buffer into it is invisible to memcheck, which only knows allocation bounds.
+inline constexpr const char* kGuardBandsVariable = "KTUNE_GUARD_BANDS";
+bool guard_bands_enabled();
 
 // One allocation: [front guard][bytes][back guard].
 class DeviceBuffer {

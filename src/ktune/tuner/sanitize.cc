@@ -7,6 +7,8 @@
 #include <regex>
 #include <sstream>
 
+#include "ktune/device/device_memory.h"
+
 namespace ktune::tuner {
 namespace fs = std::filesystem;
 namespace {
@@ -49,12 +51,15 @@ std::optional<fs::path> find_compute_sanitizer(const fs::path& given) {
 }
 
 std::optional<long> sanitizer_error_count(const std::string& log) {
-  static const std::regex summary(R"(ERROR SUMMARY:\s*([0-9]+)\s+error)");
+  // memcheck, initcheck and synccheck end with "ERROR SUMMARY: N errors"; racecheck with
+  // "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)", where every displayed
+  // hazard is a finding (a warning is a race the tool thinks may be benign, which is still a race).
+  static const std::regex summary(R"((ERROR SUMMARY:\s*([0-9]+)\s+error)|(RACECHECK SUMMARY:\s*([0-9]+)\s+hazard))");
   std::smatch m;
   std::optional<long> count;
   // The last summary wins (one per process; a worker is one process).
   for (auto it = log.cbegin(); std::regex_search(it, log.cend(), m, summary); it = m.suffix().first)
-    count = std::stol(m[1].str());
+    count = std::stol(m[2].matched ? m[2].str() : m[4].str());
   return count;
 }
 
@@ -81,6 +86,7 @@ nlohmann::json sanitize_candidate(EvaluationRequest request, const worker::Worke
     command.args.push_back(worker.executable.string());
     command.args.insert(command.args.end(), worker.args.begin(), worker.args.end());
     command.env = worker.env;
+    command.env[device::kGuardBandsVariable] = "0";  // memcheck must see each buffer's true bounds
     worker::WorkerProcess process(command);
     nlohmann::json entry;
     auto outcome = process.call(to_json(request), options.timeout_seconds);

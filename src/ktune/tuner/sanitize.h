@@ -27,7 +27,9 @@ struct SanitizeOptions {
 // /usr/local/cuda/bin. nullopt when none is found.
 std::optional<std::filesystem::path> find_compute_sanitizer(const std::filesystem::path& given = {});
 
-// The number in compute-sanitizer's "ERROR SUMMARY: N error(s)" line; nullopt without one.
+// The findings compute-sanitizer counted: N of its last "ERROR SUMMARY: N error(s)" line
+// (memcheck, initcheck, synccheck) or "RACECHECK SUMMARY: N hazards displayed" (racecheck);
+// nullopt without either.
 std::optional<long> sanitizer_error_count(const std::string& log);
 
 // Runs `request` (made verify-only here) once per tool under compute-sanitizer in a fresh

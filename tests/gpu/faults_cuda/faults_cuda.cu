@@ -13,7 +13,10 @@
 // 11: y right, plus 64 floats written past its end -> memory_error (guard band of 'y')
 // 12: y right, but it also changes its input x    -> memory_error (input check of 'x')
 // 13: y right, but the last thread reads x[n], one past the end: inside the guard band, so no
-//     fault and no wrong value -> ok; `ktune tune --sanitize all` (memcheck) flags it.
+//     fault and no wrong value -> ok; `ktune tune --sanitize all` flags it (memcheck: sanitized
+//     workers allocate without guard bands, so x[n] is past the allocation).
+// 14: y right, but threads read a shared-memory slot another warp writes, with no barrier
+//     between -> ok; `ktune tune --sanitize all --sanitize-tools racecheck` flags the race.
 
 #ifndef MODE
 #define MODE 0
@@ -30,6 +33,9 @@ namespace ktune_faults {
 
 __global__ void scale(float* __restrict__ x, float* __restrict__ y, int n) {
   const int first = blockIdx.x * blockDim.x + threadIdx.x;
+#if MODE == 14
+  __shared__ float stage[BLOCK];
+#endif
 #if MODE == 3
   if (first == 0) *reinterpret_cast<volatile float*>(16) = 1.0f;
 #elif MODE == 4
@@ -58,6 +64,14 @@ __global__ void scale(float* __restrict__ x, float* __restrict__ y, int n) {
 #endif
 #if MODE == 13
     y[i] = 2.0f * x[i] + 0.0f * x[i + 1];  // 0 * (canary as float) is 0: the value stays right
+#elif MODE == 14
+    // Stage x[i], then read the slot of the thread 32 ahead (another warp) without a barrier:
+    // read-after-write and write-after-read races. The value read is discarded (a volatile
+    // load is still made), so y stays right.
+    stage[threadIdx.x] = x[i];
+    volatile float neighbour = static_cast<volatile float*>(stage)[(threadIdx.x + 32) % BLOCK];
+    (void)neighbour;
+    y[i] = 2.0f * x[i];
 #elif MODE == 7
     // Written by whichever thread owns element n/2 (the grid is smaller than n).
     y[i] = 2.0f * x[i] + (i == n / 2 ? 1.0f : 0.0f);

@@ -66,7 +66,8 @@ std::unique_ptr<DeviceBuffer> CudaMemory::allocate(std::size_t bytes) {
   context_->enter();
   const std::size_t guard = guard_bytes_for(bytes);
   kc::CUdeviceptr base = 0;
-  context_->check(context_->api().cuMemAlloc(&base, bytes + 2 * guard),
+  // At least one byte: cuMemAlloc refuses 0 (an empty buffer without guard bands).
+  context_->check(context_->api().cuMemAlloc(&base, std::max<std::size_t>(bytes + 2 * guard, 1)),
                   "cuMemAlloc(" + std::to_string(bytes) + " bytes + guard bands)");
   auto buffer = std::make_unique<GpuBuffer>(context_, base, bytes, guard);
   refill_guards(*buffer);
@@ -140,6 +141,7 @@ std::size_t CudaMemory::free_bytes() {
 }
 
 std::optional<GuardViolation> CudaMemory::check_guards(DeviceBuffer& buffer) {
+  if (buffer.guard_bytes() == 0) return std::nullopt;
   CheckKernels* k = checks();
   if (!k) return DeviceMemory::check_guards(buffer);
   const std::size_t words = buffer.guard_bytes() / 4;  // guard bands are whole 256-byte units
@@ -193,6 +195,7 @@ void CudaMemory::download_guard(const DeviceBuffer& buffer, bool front, std::spa
 }
 
 void CudaMemory::refill_guards(DeviceBuffer& buffer) {
+  if (buffer.guard_bytes() == 0) return;
   context_->enter();
   for (bool front : {true, false})
     context_->check(context_->api().cuMemsetD8(gpu(buffer).band(front), static_cast<unsigned char>(kGuardCanary),

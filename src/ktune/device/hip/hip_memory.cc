@@ -111,6 +111,7 @@ void HipMemory::download_guard(const DeviceBuffer& buffer, bool front, std::span
 }
 
 void HipMemory::refill_guards(DeviceBuffer& buffer) {
+  if (buffer.guard_bytes() == 0) return;
   device_->enter();
   for (bool front : {true, false})
     memset_bytes(reinterpret_cast<std::uintptr_t>(amd(buffer).band(front)), static_cast<unsigned char>(kGuardCanary),
