@@ -45,6 +45,7 @@ struct GemmArgs {
   double min_time = 0.01;
   double max_noise = 0.005;
   int max_samples = 500;
+  int confirm = 3;
   double candidate_timeout = 5;
   bool no_racing = false;
   double racing_margin = 0.05;
@@ -104,6 +105,16 @@ measure::Policy gemm_policy(const GemmArgs& a) {
   return p;
 }
 
+// Two-stage measuring (--confirm N > 0): every candidate but the baseline is screened this
+// briefly, then the finalists are measured again at the full policy (confirm_finalists below).
+// Most candidates are no contender; the full policy spent 40 ms on each of ~50 at 8192^3.
+measure::Policy gemm_screening_policy(measure::Policy p) {
+  p.min_seconds = std::min(p.min_seconds, 0.003);
+  p.max_noise = std::max(p.max_noise, 0.02);
+  p.max_samples = std::min(p.max_samples, 200);
+  return p;
+}
+
 std::string spread_text(const measure::Stats& s) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "IQR %.1f%%", s.median > 0 ? 100.0 * (s.q3 - s.q1) / s.median : 0.0);
@@ -140,6 +151,23 @@ struct Row {
   std::optional<measure::Stats> stats;  // ok and measured
   bool resumed = false;
 };
+
+// Finalists: the fastest screened rows (not resumed, not the baseline) within this fraction of
+// the fastest screened median, at most --confirm of them.
+constexpr double kGemmFinalistWindow = 0.03;
+
+std::vector<std::size_t> gemm_finalists(const std::vector<Row>& rows, std::size_t confirm) {
+  std::vector<std::size_t> ok;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (!rows[i].resumed && rows[i].stats && rows[i].result.status == db::Status::Ok) ok.push_back(i);
+  std::sort(ok.begin(), ok.end(), [&](std::size_t a, std::size_t b) { return rows[a].stats->median < rows[b].stats->median; });
+  std::vector<std::size_t> out;
+  for (std::size_t i : ok) {
+    if (out.size() >= confirm || rows[i].stats->median > rows[ok.front()].stats->median * (1 + kGemmFinalistWindow)) break;
+    out.push_back(i);
+  }
+  return out;
+}
 
 void fill_measurement(db::ResultRecord& r, const measure::Measurement& m, const gemm::GemmProblem& problem) {
   tuner::fill_result_stats(r, m);
@@ -356,9 +384,14 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   std::vector<Row> rows;
   std::optional<measure::Stats> incumbent;
   bool first_call = true;
-  auto evaluate = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note) {
+  const bool two_stage = args.confirm > 0;
+  const measure::Policy screening = gemm_screening_policy(policy);
+  // One worker call; the row is not recorded (evaluate records it).
+  auto measure_once = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note) {
     gemm::EvaluateOptions eval;
-    eval.policy = policy;
+    // Screened: a verified first measurement of any candidate but the baseline (which is the
+    // bar every pick must clear, so it is measured at the full policy).
+    eval.policy = two_stage && verify && row.index != 0 ? screening : policy;
     // The baseline goes first and warms the GPU's clocks for warmup_seconds. After it, a
     // verified candidate has just run once (module load and first touch are behind it) and the
     // GPU is busy from one candidate to the next: one more warmup run is enough, and 10 ms of
@@ -384,6 +417,10 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     r.device_id = device_record.id;
     r.kernel_id = f.kernel.id;
     r.problem_id = problem_record.id;
+    return r;
+  };
+  auto evaluate = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note) {
+    db::ResultRecord r = measure_once(candidate, row, verify, racing, note);
     r.id = database.insert_result(r);
     return r;
   };
@@ -487,6 +524,41 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   }
 
   if (refine_started > 0) phases["refinement_s"] = since_start() - refine_started;
+  // 2c. Confirmation: the finalists measured again at the full policy; their rows (and the
+  // database's) take that measurement, the screening's is kept in resources.screening.
+  const double confirm_started = since_start();
+  nlohmann::json confirmed = nlohmann::json::array();
+  if (two_stage && !tuner::interrupt_flag().load()) {
+    for (std::size_t i : gemm_finalists(rows, static_cast<std::size_t>(args.confirm))) {
+      if (tuner::interrupt_flag().load()) break;
+      Row& row = rows[i];
+      const nlohmann::json& entry = row.index < listed_candidates.size() ? listed_candidates[row.index]
+                                                                          : refinement_listing[row.index - listed_candidates.size()];
+      const db::ResultRecord again = measure_once(entry, row, false, false, nullptr);
+      const auto stats = tuner::result_stats(again);
+      if (again.status != db::Status::Ok || !stats) continue;  // the screening stands
+      const double screened = row.stats->median;
+      row.result.resources["screening"] = {{"median_s", screened}, {"samples", row.result.samples},
+                                           {"stop_reason", row.result.stop_reason}};
+      row.result.median_s = again.median_s;
+      row.result.mean_s = again.mean_s;
+      row.result.min_s = again.min_s;
+      row.result.max_s = again.max_s;
+      row.result.stdev_s = again.stdev_s;
+      row.result.q1_s = again.q1_s;
+      row.result.q3_s = again.q3_s;
+      row.result.samples = again.samples;
+      row.result.stop_reason = again.stop_reason;
+      row.result.gflops = again.gflops;
+      row.result.gbps = again.gbps;
+      row.result.raced = false;
+      database.update_measurement(row.result);
+      row.stats = stats;
+      confirmed.push_back({{"candidate", row.index}, {"config", short_config(row.config)},
+                           {"screening_median_s", screened}, {"median_s", stats->median}, {"samples", again.samples}});
+    }
+  }
+  if (two_stage) phases["confirm_s"] = since_start() - confirm_started;
   const double baseline_again_started = since_start();
   // 3. The baseline again, after the others: drift shows, and the candidates must beat the
   // faster of its two measurements.
@@ -563,6 +635,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                           {"interrupted", interrupted},
                           {"refined", refined},
                           {"phases", phases},
+                          {"confirmed", confirmed},
                           {"generated_compile", generated_compile},
                           {"wall_seconds", wall},
                           {"database", database.path().string()}};
@@ -683,6 +756,10 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
         std::printf("pick: #%zu %s (%s): %s\n", p.index, p.source.c_str(), short_config(p.config).c_str(), pick.reason.c_str());
       }
     }
+    if (!confirmed.empty())
+      std::printf("screened every candidate (3 ms, 2%% noise); %zu finalist(s) within 3%% measured again at the full "
+                  "policy\n",
+                  confirmed.size());
     std::printf("%zu candidates (%zu from refinement) in %.1f s; results in %s", rows.size(), refined, wall,
                 database.path().c_str());
     for (const auto& [name, f] : families) std::printf(" (session %lld)", static_cast<long long>(f.session));
@@ -746,6 +823,10 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--min-time", args->min_time, "Measured seconds per candidate before it may stop (default 0.01)");
   cmd->add_option("--max-noise", args->max_noise, "Relative noise at which a measurement stops (default 0.005)");
   cmd->add_option("--max-samples", args->max_samples, "Samples per candidate at most (default 500)");
+  cmd->add_option("--confirm", args->confirm,
+                  "Screen every candidate briefly (3 ms, 2% noise), then measure this many finalists within 3% of the "
+                  "fastest again at the full policy and rank by that (default 3; 0: every candidate at the full policy)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--candidate-timeout", args->candidate_timeout, "Seconds of measuring per candidate at most (default 5)");
   cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");
   cmd->add_option("--racing-margin", args->racing_margin,
