@@ -4,10 +4,13 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
 #include "ktune/device/device_memory.h"
+#include "ktune/device/subprocess.h"
 
 namespace ktune::tuner {
 namespace fs = std::filesystem;
@@ -30,6 +33,27 @@ std::string excerpt(const std::string& log, std::size_t max_lines = 40) {
   std::string line, out;
   for (std::size_t n = 0; n < max_lines && std::getline(in, line); ++n) out += line + "\n";
   return out;
+}
+
+// memcheck's padding after every allocation, in bytes. Buffers sized in whole 2 MiB pages lie
+// back to back in the address space, so an access one element past one lands in the next,
+// which memcheck (knowing allocations, not which pointer an address came from) accepts; the
+// padding makes the bytes after each allocation invalid.
+constexpr const char* kPaddingBytes = "65536";
+
+// Whether this compute-sanitizer knows `option` (its --help lists it); asked once per path.
+bool sanitizer_knows(const fs::path& sanitizer, const std::string& option) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> help;  // path -> --help output
+  std::lock_guard lock(mutex);
+  auto it = help.find(sanitizer.string());
+  if (it == help.end()) {
+    device::SubprocessOptions options;
+    options.timeout_seconds = 30;
+    const device::SubprocessResult r = device::run_subprocess({sanitizer.string(), "--help"}, options);
+    it = help.emplace(sanitizer.string(), r.succeeded() ? r.output : std::string()).first;
+  }
+  return it->second.find(option) != std::string::npos;
 }
 
 }  // namespace
@@ -82,7 +106,10 @@ nlohmann::json sanitize_candidate(EvaluationRequest request, const worker::Worke
     // API errors are ktune's own probing (cuFuncGetParamInfo ends its list with INVALID_VALUE),
     // not the kernel's: only device-side findings count.
     command.args = {"--tool", tool, "--log-file", log.string(), "--print-limit", "20", "--report-api-errors", "no"};
-    if (tool == "memcheck") command.args.insert(command.args.end(), {"--leak-check", "no"});
+    if (tool == "memcheck") {
+      command.args.insert(command.args.end(), {"--leak-check", "no"});
+      if (sanitizer_knows(*sanitizer, "--padding")) command.args.insert(command.args.end(), {"--padding", kPaddingBytes});
+    }
     command.args.push_back(worker.executable.string());
     command.args.insert(command.args.end(), worker.args.begin(), worker.args.end());
     command.env = worker.env;

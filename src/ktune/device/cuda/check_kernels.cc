@@ -161,6 +161,36 @@ extern "C" __global__ void kt_count_ne(const unsigned* p, u64 words, unsigned pa
   c = warp_sum(c);
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(count, c);
 }
+
+// Elements whose bits under `mask` are all set (a float's exponent: NaN, infinity, and every
+// poison pattern), with the lowest such index in count[1] (~0 when none).
+template <typename T>
+__device__ void count_masked(const T* p, u64 n, T mask, u64* result) {
+  const u64 stride = (u64)gridDim.x * blockDim.x;
+  u64 c = 0, first = ~0ull;
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    if ((p[i] & mask) == mask) {
+      ++c;
+      if (i < first) first = i;
+    }
+  c = warp_sum(c);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(result, c);
+  if (first != ~0ull) atomicMin(result + 1, first);
+}
+extern "C" __global__ void kt_count_masked16(const unsigned short* p, u64 n, unsigned mask, u64* result) {
+  count_masked<unsigned short>(p, n, (unsigned short)mask, result);
+}
+extern "C" __global__ void kt_count_masked32(const unsigned* p, u64 n, unsigned mask, u64* result) {
+  count_masked<unsigned>(p, n, mask, result);
+}
+
+// out[i] = p[index[i]]: a sample of a large output, copied back instead of all of it.
+extern "C" __global__ void kt_gather16(const unsigned short* p, const i64* index, u64 n, unsigned short* out) {
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) out[i] = p[index[i]];
+}
+extern "C" __global__ void kt_gather32(const unsigned* p, const i64* index, u64 n, unsigned* out) {
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) out[i] = p[index[i]];
+}
 )";
 }
 
@@ -216,6 +246,9 @@ CheckKernels::CheckKernels(std::shared_ptr<CudaDeviceContext> context, const kc:
     }
     context_->check(api.cuModuleGetFunction(&first_diff_, module_, "kt_first_diff"), "cuModuleGetFunction(kt_first_diff)");
     context_->check(api.cuModuleGetFunction(&count_ne_, module_, "kt_count_ne"), "cuModuleGetFunction(kt_count_ne)");
+    for (auto [f, name] : {std::pair{&count_masked_[0], "kt_count_masked16"}, {&count_masked_[1], "kt_count_masked32"},
+                           {&gather_[0], "kt_gather16"}, {&gather_[1], "kt_gather32"}})
+      context_->check(api.cuModuleGetFunction(f, module_, name), std::string("cuModuleGetFunction(") + name + ")");
     context_->check(api.cuMemAlloc(&result_, 128), "cuMemAlloc(check results)");
   } catch (...) {
     api.cuModuleUnload(module_);
@@ -307,6 +340,37 @@ std::size_t CheckKernels::count_not_equal(kc::CUdeviceptr p, std::size_t words, 
   std::uint64_t changed = 0;
   read_result(&changed, sizeof changed);
   return static_cast<std::size_t>(changed);
+}
+
+MaskedCount CheckKernels::count_masked(kc::CUdeviceptr p, std::size_t n, int element_bytes, std::uint32_t mask) {
+  if (element_bytes != 2 && element_bytes != 4)
+    throw DeviceError("count_masked: elements of " + std::to_string(element_bytes) + " bytes (2 or 4 only)");
+  MaskedCount m;
+  if (n == 0) return m;
+  context_->enter();
+  const kc::DriverApi& api = context_->api();
+  context_->check(api.cuMemsetD8(result_, 0, 8), "cuMemsetD8(check results)");
+  context_->check(api.cuMemsetD8(result_ + 8, 0xFF, 8), "cuMemsetD8(check results)");
+  std::uint64_t count = n;
+  unsigned value = mask;
+  void* params[] = {&p, &count, &value, &result_};
+  launch(count_masked_[element_bytes == 4], n, params, "the masked count kernel");
+  std::uint64_t r[2] = {};
+  read_result(r, sizeof r);
+  m.count = static_cast<std::size_t>(r[0]);
+  if (r[1] != ~std::uint64_t{0}) m.first = static_cast<std::size_t>(r[1]);
+  return m;
+}
+
+void CheckKernels::gather(kc::CUdeviceptr p, int element_bytes, kc::CUdeviceptr indices, std::size_t n,
+                          kc::CUdeviceptr out) {
+  if (element_bytes != 2 && element_bytes != 4)
+    throw DeviceError("gather: elements of " + std::to_string(element_bytes) + " bytes (2 or 4 only)");
+  if (n == 0) return;
+  context_->enter();
+  std::uint64_t count = n;
+  void* params[] = {&p, &indices, &count, &out};
+  launch(gather_[element_bytes == 4], n, params, "the gather kernel");
 }
 
 }  // namespace ktune::device::cuda

@@ -34,6 +34,11 @@ struct DeviceComparison {
   bool decided = true;
 };
 
+struct MaskedCount {
+  std::size_t count = 0;
+  std::optional<std::size_t> first;  // lowest index counted
+};
+
 class CheckKernels {
  public:
   // Throws DeviceError when the kernels cannot be compiled or loaded.
@@ -52,6 +57,12 @@ class CheckKernels {
                                                   std::size_t words);
   // Number of 32-bit words among `words` at p that differ from `pattern`.
   std::size_t count_not_equal(ktune::cuda::CUdeviceptr p, std::size_t words, std::uint32_t pattern);
+  // Elements (of 2 or 4 bytes) among n at p with every bit of `mask` set: with a float's
+  // exponent bits, the NaNs, infinities and poison patterns of an output.
+  MaskedCount count_masked(ktune::cuda::CUdeviceptr p, std::size_t n, int element_bytes, std::uint32_t mask);
+  // out[i] = p[indices[i]] for n elements of 2 or 4 bytes; indices are int64 on the device.
+  void gather(ktune::cuda::CUdeviceptr p, int element_bytes, ktune::cuda::CUdeviceptr indices, std::size_t n,
+              ktune::cuda::CUdeviceptr out);
 
  private:
   void launch(ktune::cuda::CUfunction f, std::size_t work_items, void** params, const char* what);
@@ -61,6 +72,8 @@ class CheckKernels {
   ktune::cuda::CUfunction compare_[12] = {};
   ktune::cuda::CUfunction first_diff_ = nullptr;
   ktune::cuda::CUfunction count_ne_ = nullptr;
+  ktune::cuda::CUfunction count_masked_[2] = {};  // 16-bit, 32-bit elements
+  ktune::cuda::CUfunction gather_[2] = {};
   ktune::cuda::CUdeviceptr result_ = 0;  // 128 bytes of results, zeroed before each check
   int blocks_limit_ = 1024;
 };

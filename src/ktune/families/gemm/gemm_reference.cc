@@ -339,6 +339,40 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
   return ref;
 }
 
+namespace {
+
+// The comparison of the reference's elements: value(i, index) gives the i-th reference
+// element's output (index into D) as {unwritten, value}.
+template <typename Value>
+void compare_elements(const GemmProblem& p, const GemmReference& reference, const CheckOptions& options,
+                      GemmCheck& check, Value value) {
+  const std::int64_t mn = p.m * p.n;
+  const ErrorModel model = error_model(p);
+  double err2 = 0, ref2 = 0;
+  for (std::size_t i = 0; i < reference.elements.size(); ++i) {
+    const ReferenceElement& e = reference.elements[i];
+    ++check.checked;
+    const double bound = model.bound(e.abs_products, e.abs_addends, e.pre, e.value, options.split_partials);
+    const auto [unwritten, actual] = value(i, static_cast<std::size_t>(e.index));
+    const double error = std::fabs(actual - e.value);
+    const bool ok = std::isfinite(actual) && error <= bound;
+    if (std::isfinite(actual)) {
+      check.max_abs_error = std::max(check.max_abs_error, error);
+      if (bound > 0) check.max_error_ratio = std::max(check.max_error_ratio, error / bound);
+      err2 += error * error;
+    }
+    ref2 += e.value * e.value;
+    if (!ok) {
+      ++check.mismatches;
+      if (!check.first)
+        check.first = GemmCheck::Mismatch{e.index / mn, (e.index % mn) / p.n, e.index % p.n, e.value, actual, bound, unwritten};
+    }
+  }
+  check.max_rel_l2 = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
+}
+
+}  // namespace
+
 GemmCheck check_output(const GemmProblem& p, const GemmReference& reference, std::span<const std::byte> d,
                        const CheckOptions& options) {
   const std::size_t count = static_cast<std::size_t>(p.d_elements());
@@ -429,32 +463,30 @@ GemmCheck check_output(const GemmProblem& p, const GemmReference& reference, std
     }
   }
 
-  const ErrorModel model = error_model(p);
-  double err2 = 0, ref2 = 0;
-  for (const ReferenceElement& e : reference.elements) {
-    const auto index = static_cast<std::size_t>(e.index);
-    ++check.checked;
-    const double bound = model.bound(e.abs_products, e.abs_addends, e.pre, e.value, options.split_partials);
+  compare_elements(p, reference, options, check, [&](std::size_t, std::size_t index) {
     const bool unwritten = is_unwritten(index);
-    const double actual = unwritten ? std::nan("") : load_value(d.data(), index, p.out);
-    const double error = std::fabs(actual - e.value);
-    const bool ok = std::isfinite(actual) && error <= bound;
-    if (std::isfinite(actual)) {
-      check.max_abs_error = std::max(check.max_abs_error, error);
-      if (bound > 0) check.max_error_ratio = std::max(check.max_error_ratio, error / bound);
-      err2 += error * error;
-    }
-    ref2 += e.value * e.value;
-    if (!ok) {
-      ++check.mismatches;
-      if (!check.first) check.first = locate(e.index, e.value, actual, bound, unwritten);
-    }
-  }
-  check.max_rel_l2 = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
+    return std::pair{unwritten, unwritten ? std::nan("") : load_value(d.data(), index, p.out)};
+  });
   if (!check.first && first_scan) check.first = first_scan;
   check.pass = check.mismatches == 0 && check.unwritten == 0 && check.non_finite == 0;
   return check;
 }
+
+GemmCheck check_sampled_values(const GemmProblem& p, const GemmReference& reference, std::span<const std::byte> values,
+                               const CheckOptions& options) {
+  if (values.size() != reference.elements.size() * storage_size(p.out))
+    throw GemmError("the sampled values have " + std::to_string(values.size()) + " bytes, the reference has " +
+                    std::to_string(reference.elements.size()) + " elements");
+  GemmCheck check;
+  check.mode = std::string(reference_mode_name(reference.mode));
+  check.scanned = static_cast<std::size_t>(p.d_elements());  // by the caller, on the device: clean
+  compare_elements(p, reference, options, check, [&](std::size_t i, std::size_t) {
+    return std::pair{false, load_value(values.data(), i, p.out)};
+  });
+  check.pass = check.mismatches == 0;
+  return check;
+}
+
 
 std::string GemmCheck::summary() const {
   std::string s = pass ? "pass: " : "FAIL: ";
@@ -482,6 +514,7 @@ nlohmann::json GemmCheck::to_json() const {
   nlohmann::json j = {{"pass", pass},
                       {"mode", mode},
                       {"scanned", scanned},
+                      {"on_device", on_device},
                       {"checked", checked},
                       {"mismatches", mismatches},
                       {"unwritten", unwritten},

@@ -79,6 +79,7 @@ struct GemmCheck {
   bool pass = false;
   std::string mode;             // "full" or "sampled"
   std::size_t scanned = 0;      // elements scanned for poison / non-finite values (all of D)
+  bool on_device = false;       // scanned and sampled on the GPU, only the samples copied back
   std::size_t checked = 0;      // elements compared with the reference
   std::size_t mismatches = 0;   // compared elements outside their bound
   std::size_t unwritten = 0;    // elements still holding the poison pattern (anywhere in D)
@@ -107,6 +108,12 @@ struct CheckOptions {
 // GemmError when `d` has the wrong size.
 GemmCheck check_output(const GemmProblem& problem, const GemmReference& reference, std::span<const std::byte> d,
                        const CheckOptions& options = {});
+
+// The check when D was scanned on the device and found clean (no element with all exponent
+// bits set: no poison, NaN or infinity anywhere), and only the reference's elements were copied
+// back: `values` holds them in the reference's order, in output storage.
+GemmCheck check_sampled_values(const GemmProblem& problem, const GemmReference& reference,
+                               std::span<const std::byte> values, const CheckOptions& options = {});
 
 // Fills `d` (output storage) with the poison pattern of verify/poison.h; fp8 outputs get 0x7F
 // (NaN) everywhere.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -261,6 +263,38 @@ TEST(GemmCheck, CatchesAMissingTerm) {
   const GemmCheck cb = check_output(b, compute_reference(b, ob), simulate_gpu(b, ob, 100));
   EXPECT_FALSE(cb.pass);
   EXPECT_GT(cb.mismatches, cb.checked / 3) << cb.summary();  // bf16 output rounding hides some
+}
+
+// The device path: D scanned clean on the GPU, only the sampled elements copied back. Same
+// verdict and numbers as the check of all of D.
+TEST(GemmCheck, SampledValuesAgreeWithTheWholeOutput) {
+  for (Precision precision : {Precision::BF16, Precision::F16, Precision::F32}) {
+    const GemmProblem p = problem(48, 40, 512, precision);
+    const GemmOperands o = make_operands(p, 7);
+    const GemmReference ref = compute_reference(p, o, {ReferenceMode::Sampled, 64, 3, 1});
+    for (std::int64_t skip_k : {std::int64_t{-1}, std::int64_t{10}}) {
+      const std::vector<std::byte> d = simulate_gpu(p, o, skip_k);
+      const std::size_t size = storage_size(p.out);
+      std::vector<std::byte> values(ref.elements.size() * size);
+      for (std::size_t i = 0; i < ref.elements.size(); ++i)
+        std::memcpy(values.data() + i * size, d.data() + static_cast<std::size_t>(ref.elements[i].index) * size, size);
+      const GemmCheck whole = check_output(p, ref, d);
+      const GemmCheck sampled = check_sampled_values(p, ref, values);
+      SCOPED_TRACE(std::string(precision_name(precision)) + (skip_k < 0 ? " right" : " missing a product"));
+      EXPECT_EQ(sampled.pass, whole.pass) << sampled.summary();
+      EXPECT_EQ(sampled.pass, skip_k < 0);
+      EXPECT_EQ(sampled.checked, whole.checked);
+      EXPECT_EQ(sampled.mismatches, whole.mismatches);
+      EXPECT_EQ(sampled.scanned, whole.scanned);
+      EXPECT_DOUBLE_EQ(sampled.max_error_ratio, whole.max_error_ratio);
+      ASSERT_EQ(sampled.first.has_value(), whole.first.has_value());
+      if (sampled.first) {
+        EXPECT_EQ(sampled.first->row, whole.first->row);
+        EXPECT_EQ(sampled.first->col, whole.first->col);
+      }
+    }
+    EXPECT_THROW(check_sampled_values(p, ref, std::vector<std::byte>(3)), GemmError);
+  }
 }
 
 TEST(GemmCheck, UnwrittenAndNonFiniteElements) {

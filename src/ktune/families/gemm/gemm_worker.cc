@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <future>
 
 #include "ktune/core/config.h"
 #include "ktune/device/compile_cache.h"
+#include "ktune/device/cuda/check_kernels.h"
 #include "ktune/device/cuda/cuda_context.h"
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/device/cuda/nvml.h"
@@ -73,6 +75,7 @@ class DeviceBuffer {
     context_ = nullptr;
   }
   void* get() const { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(pointer_)); }
+  kc::CUdeviceptr address() const { return pointer_; }
   std::size_t bytes() const { return bytes_; }
 
  private:
@@ -125,6 +128,14 @@ struct GemmWorker::State {
   DeviceBuffer splitk_workspace, splitk_counters;  // generated split-K kernels (see gemm_params.h)
   std::unique_ptr<cublaslt::MatmulDescriptors> descriptors;
   std::vector<std::byte> poison, output;
+  // D checked on the device (sampled reference): the check kernels, compiled by NVRTC in the
+  // background when the device opens (the first candidates of a cold cache check on the host);
+  // the sampled elements' indices and room for their values.
+  std::future<void> checks_compiled;
+  std::unique_ptr<dc::CheckKernels> checks;
+  bool checks_failed = false;
+  DeviceBuffer sample_indices, sample_values;
+  std::vector<std::byte> sampled;
 
   ~State() {
     reset_problem();
@@ -132,6 +143,8 @@ struct GemmWorker::State {
   }
 
   void reset_problem() {
+    sample_indices.release();
+    sample_values.release();
     descriptors.reset();
     for (DeviceBuffer* buffer : {&a, &b, &c, &d, &bias, &workspace, &splitk_workspace, &splitk_counters})
       buffer->release();
@@ -180,6 +193,11 @@ struct GemmWorker::State {
   }
 
   void reset_device() {
+    if (checks_compiled.valid()) checks_compiled.wait();
+    checks_compiled = {};
+    if (checks && context && context->poisoned()) (void)checks.release();  // its module went with the context
+    checks.reset();
+    checks_failed = false;
     compiler.reset();
     if (handle && lt && *lt && context && !context->poisoned()) {
       context->enter();
@@ -271,6 +289,63 @@ struct GemmWorker::State {
     timing.blocking_timeout_seconds = 1.0;
     context = std::make_shared<dc::CudaDeviceContext>(driver, wanted, nvrtc, nvml.value, nvml.error, cache_directory(), timing);
     ordinal = wanted;
+    if (nvrtc)
+      checks_compiled = std::async(std::launch::async, [compiler = nvrtc.value, dir = cache_directory(),
+                                                        arch = context->properties().arch()] {
+        dc::cached_cubin(*compiler, dir, dc::check_kernels_source(), "ktune_check_kernels.cu", arch, ".check.cubin");
+      });
+  }
+
+  // The check kernels once compiled; nullptr while NVRTC still works on them, or for good when
+  // they cannot be had (the host checks D then).
+  dc::CheckKernels* device_checks() {
+    if (checks || checks_failed) return checks.get();
+    if (!checks_compiled.valid() ||
+        checks_compiled.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return nullptr;
+    try {
+      checks_compiled.get();
+      checks = std::make_unique<dc::CheckKernels>(context, *nvrtc.value, cache_directory());
+    } catch (const device::ContextPoisoned&) {
+      throw;
+    } catch (const std::exception&) {
+      checks_failed = true;
+    }
+    return checks.get();
+  }
+
+  // The check of D after a verified run. With a sampled reference and 16- or 32-bit output
+  // storage, on the device: a scan of all of D for elements with every exponent bit set
+  // (poison, NaN, infinity), then only the sampled elements copied back (hundreds of KB, not
+  // the 100+ MB of a large D, every candidate). Anything the scan finds, and every other case,
+  // is checked on the host from all of D, which also names the first offending element.
+  GemmCheck check_d(const CheckOptions& options) {
+    const std::size_t size = storage_size(problem.out);
+    std::uint32_t mask = 0;
+    if (problem.out == Storage::F16) mask = 0x7C00u;
+    else if (problem.out == Storage::BF16) mask = 0x7F80u;
+    else if (problem.out == Storage::F32) mask = 0x7F800000u;
+    dc::CheckKernels* k = reference.mode == ReferenceMode::Sampled && mask ? device_checks() : nullptr;
+    if (k) {
+      const std::size_t n = reference.elements.size();
+      if (sample_indices.bytes() == 0 && n > 0) {
+        std::vector<std::byte> indices(n * sizeof(std::int64_t));
+        for (std::size_t i = 0; i < n; ++i) std::memcpy(indices.data() + i * 8, &reference.elements[i].index, 8);
+        sample_indices.allocate(*context, indices.size(), "sampled indices");
+        sample_indices.upload(indices, "sampled indices");
+        sample_values.allocate(*context, n * size, "sampled values");
+      }
+      const dc::MaskedCount scan =
+          k->count_masked(d.address(), static_cast<std::size_t>(problem.d_elements()), static_cast<int>(size), mask);
+      if (scan.count == 0) {
+        k->gather(d.address(), static_cast<int>(size), sample_indices.address(), n, sample_values.address());
+        sample_values.download(sampled, "sampled values");
+        GemmCheck check = check_sampled_values(problem, reference, sampled, options);
+        check.on_device = true;
+        return check;
+      }
+    }
+    return check_output(problem, reference, download_d(), options);
   }
 
   // The cuBLASLt library and a handle in this device's context; the reason when unavailable.
@@ -646,7 +721,7 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
     if (request.value("verify", true)) {
       s.poison_d();
       s.run_once(algo);
-      const GemmCheck result = check_output(setup.problem, s.reference, s.download_d(), {candidate.split_partials()});
+      const GemmCheck result = s.check_d({candidate.split_partials()});
       reply["verified"] = true;
       reply["verification"] = {{"D", result.to_json()}};
       if (!result.pass) {
@@ -718,7 +793,7 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
         kernel.enqueue(s.context->stream());
         s.context->check(s.context->api().cuStreamSynchronize(s.context->stream()),
                          "the generated kernel (cuStreamSynchronize)");
-        const GemmCheck result = check_output(setup.problem, s.reference, s.download_d(), {0});
+        const GemmCheck result = s.check_d({0});
         reply["verified"] = true;
         reply["verification"] = {{"D", result.to_json()}};
         if (run == 1) reply["verification"]["D"]["second_launch"] = true;
