@@ -4,7 +4,8 @@
 log=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --tool|--print-limit|--leak-check|--report-api-errors) shift 2 ;;
+    --help) echo "  --padding <number>  (a fake: the real one lists its options)"; exit 0 ;;
+    --tool|--print-limit|--leak-check|--report-api-errors|--padding) shift 2 ;;
     --log-file) log="$2"; shift 2 ;;
     *) break ;;
   esac
