@@ -57,6 +57,7 @@ void add_report_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 // A SESSION argument: a positive id, or "latest"/"last" for the newest session.
 std::int64_t resolve_session_id(db::Database& database, const std::string& text);
 void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler);
+void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // model dispatches (IREE)
 void add_calibrate_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // calibrate_command.cc
 void add_inspect_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // inspect_command.cc
 void add_asm_command(CLI::App& app, GlobalOptions& global, Handler& handler);      // asm dump/reassemble/diff

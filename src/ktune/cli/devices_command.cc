@@ -5,11 +5,15 @@
 #include "ktune/cli/common.h"
 #include "ktune/device/device.h"
 #include "ktune/device/registry.h"
+#include "ktune/iree/iree_tools.h"
 
 namespace ktune::cli {
 
 void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
-  CLI::App* cmd = app.add_subcommand("devices", "List backends (cpu, cuda, hip), whether each is available, and devices");
+  CLI::App* cmd = app.add_subcommand(
+      "devices", "List backends (cpu, cuda, hip), whether each is available, and devices; and whether IREE's tools are usable");
+  static std::string iree_dir;
+  cmd->add_option("--iree-tools", iree_dir, "Directory of IREE's tools (default: $KTUNE_IREE_DIR, .venv/bin, PATH)");
   cmd->callback([&global, &handler] {
     handler = [&global]() -> int {
       nlohmann::json out = nlohmann::json::array();
@@ -22,6 +26,17 @@ void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler)
           for (const auto& d : backend->devices()) b["devices"].push_back(d);
         out.push_back(b);
       }
+      // IREE is a toolchain, not a device backend: listed after them (kind "tool").
+      const iree::IreeLookup lookup = iree::find_iree_tools(iree_dir, self_executable());
+      nlohmann::json t = {{"backend", "iree"}, {"kind", "tool"}, {"available", lookup.tools.has_value()},
+                          {"devices", nlohmann::json::array()}};
+      if (lookup.tools)
+        t.update({{"version", lookup.tools->version}, {"revision", lookup.tools->revision},
+                  {"dir", lookup.tools->dir.string()}, {"found_by", lookup.tools->where},
+                  {"pinned", iree::kPinnedVersion}});
+      else
+        t["reason"] = lookup.reason;
+      out.push_back(t);
       if (global.json) {
         print_json(out);
         return kExitOk;
@@ -33,6 +48,12 @@ void add_devices_command(CLI::App& app, GlobalOptions& global, Handler& handler)
           for (std::size_t pos = reason.find('\n'); pos != std::string::npos; pos = reason.find('\n', pos + 8))
             reason.replace(pos, 1, "\n        ");
           std::printf("%-5s not available: %s\n", b["backend"].get<std::string>().c_str(), reason.c_str());
+          continue;
+        }
+        if (b.value("kind", "") == "tool") {
+          std::printf("%-5s available: IREE %s (%s, found by %s)\n", b["backend"].get<std::string>().c_str(),
+                      b["version"].get<std::string>().c_str(), b["dir"].get<std::string>().c_str(),
+                      b["found_by"].get<std::string>().c_str());
           continue;
         }
         std::printf("%-5s available, %zu device(s)\n", b["backend"].get<std::string>().c_str(), b["devices"].size());

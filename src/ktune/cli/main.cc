@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   add_export_command(app, global, handler);
   add_report_command(app, global, handler);
   add_devices_command(app, global, handler);
+  add_model_command(app, global, handler);
   add_calibrate_command(app, global, handler);
   add_inspect_command(app, global, handler);
   add_asm_command(app, global, handler);

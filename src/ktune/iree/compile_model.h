@@ -1,0 +1,57 @@
+#pragma once
+// One `iree-compile` of a model for a target, with the executables dumped: the model's
+// dispatches as IREE configured them (configured_*.mlir, parsed) and their standalone
+// benchmark sources (*_benchmark.mlir). Needs no GPU: compiling for cuda or hip runs anywhere.
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ktune/iree/configured_dispatch.h"
+#include "ktune/iree/iree_tools.h"
+
+namespace ktune::iree {
+
+class IreeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "cuda:sm_80" or "hip:gfx942" (also "rocm:gfx942"): the HAL device and the chip.
+struct Target {
+  std::string device;  // "cuda" or "hip"
+  std::string chip;    // "sm_80", "gfx942"
+  std::string text() const { return device + ":" + chip; }
+  std::vector<std::string> compile_flags() const;  // --iree-hal-target-device=..., --iree-cuda-target=...
+};
+// Throws IreeError naming what is wrong.
+Target parse_target(const std::string& text);
+
+struct DumpedDispatch {
+  std::string name;                     // the executable's name, e.g. main_dispatch_0
+  std::filesystem::path configured;    // configured_<module>_<name>.mlir
+  std::filesystem::path benchmark;     // <module>_<name>_<variant>_benchmark.mlir (may be empty)
+  ConfiguredDispatch config;
+};
+
+struct CompiledModel {
+  std::filesystem::path model, vmfb, dump_dir;
+  Target target;
+  std::vector<std::string> command;  // the exact iree-compile command line
+  double seconds = 0;
+  std::vector<DumpedDispatch> dispatches;  // in dispatch order (by the number in the name)
+};
+
+struct CompileOptions {
+  std::vector<std::string> extra_flags;  // passed to iree-compile after ktune's own
+  double timeout_seconds = 600;
+};
+
+// Compiles `model` into `out_dir` (model.vmfb, dump/). Throws IreeError with the model's path,
+// the command and iree-compile's own message when it fails, and DispatchParseError when a dump
+// cannot be read.
+CompiledModel compile_model(const IreeTools& tools, const std::filesystem::path& model, const Target& target,
+                            const std::filesystem::path& out_dir, const CompileOptions& options = {});
+
+}  // namespace ktune::iree

@@ -1,0 +1,108 @@
+#include "ktune/iree/compile_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace ktune::iree {
+namespace {
+namespace fs = std::filesystem;
+
+const fs::path kSource = KTUNE_SOURCE_DIR;
+
+// The .venv of scripts/install-deps.sh, found as build/ktune would find it. CI installs it, so
+// there a missing IREE fails instead of skipping.
+class CompileModel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    IreeLookup lookup = find_iree_tools({}, kSource / "build" / "ktune");
+    if (!lookup.tools) {
+      const char* ci = std::getenv("CI");
+      if (ci && std::string(ci) == "true") FAIL() << lookup.reason;
+      GTEST_SKIP() << lookup.reason;
+    }
+    tools_ = *lookup.tools;
+    out_ = fs::temp_directory_path() / ("ktune_iree_test_" + std::to_string(::getpid()));
+    fs::create_directories(out_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!out_.empty()) fs::remove_all(out_, ec);
+  }
+  IreeTools tools_;
+  fs::path out_;
+};
+
+TEST_F(CompileModel, FindsThePinnedRelease) {
+  EXPECT_EQ(tools_.version.rfind(kPinnedVersion, 0), 0u) << tools_.version;
+  EXPECT_FALSE(tools_.revision.empty());
+  EXPECT_FALSE(tools_.benchmark_module.empty());
+  EXPECT_FALSE(tools_.run_module.empty());
+}
+
+TEST_F(CompileModel, SeedMatmulForCudaAndHip) {
+  for (const char* target : {"cuda:sm_80", "hip:gfx942"}) {
+    SCOPED_TRACE(target);
+    const CompiledModel c = compile_model(tools_, kSource / "examples/iree/matmul_2048x10240x1280_f16.mlir",
+                                          parse_target(target), out_ / target);
+    EXPECT_TRUE(fs::is_regular_file(c.vmfb));
+    ASSERT_EQ(c.dispatches.size(), 1u);
+    const DumpedDispatch& d = c.dispatches[0];
+    EXPECT_TRUE(fs::is_regular_file(d.benchmark)) << d.benchmark;
+    EXPECT_EQ(d.config.matmul_mnk(), (std::vector<std::int64_t>{2048, 10240, 1280}));
+    ASSERT_FALSE(d.config.lowering_configs.empty());
+    const auto workgroup = d.config.lowering_configs[0].tiles("workgroup");
+    ASSERT_TRUE(workgroup);
+    EXPECT_EQ(workgroup->size(), 3u);
+    EXPECT_TRUE(d.config.lowering_configs[0].mma_kind());
+    ASSERT_TRUE(d.config.translation);
+    EXPECT_FALSE(d.config.translation->pipeline.empty());
+    EXPECT_EQ(d.config.arch, std::string(target).substr(std::string(target).find(':') + 1));
+  }
+}
+
+TEST_F(CompileModel, MlpBlockHasTwoMatmulDispatchesInOrder) {
+  const CompiledModel c = compile_model(tools_, kSource / "examples/iree/mlp_block_f16.mlir", parse_target("cuda:sm_80"), out_);
+  ASSERT_EQ(c.dispatches.size(), 2u);
+  EXPECT_EQ(c.dispatches[0].config.matmul_mnk(), (std::vector<std::int64_t>{512, 4096, 1024}));
+  EXPECT_EQ(c.dispatches[1].config.matmul_mnk(), (std::vector<std::int64_t>{512, 1024, 4096}));
+}
+
+TEST_F(CompileModel, BadMlirNamesTheFileAndIreesMessage) {
+  const fs::path bad = out_ / "bad.mlir";
+  std::ofstream(bad) << "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %b : tensor<4xf32>\n}\n";
+  try {
+    compile_model(tools_, bad, parse_target("cuda:sm_80"), out_ / "bad");
+    FAIL() << "bad MLIR must throw";
+  } catch (const IreeError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(bad.string()), std::string::npos) << what;
+    EXPECT_NE(what.find("iree-compile for cuda:sm_80 exited with code"), std::string::npos) << what;
+    EXPECT_NE(what.find("undeclared SSA value"), std::string::npos) << what;
+  }
+  EXPECT_THROW(compile_model(tools_, out_ / "missing.mlir", parse_target("cuda:sm_80"), out_), IreeError);
+}
+
+TEST(IreeTarget, ParsesAndRefuses) {
+  EXPECT_EQ(parse_target("cuda:sm_80").compile_flags(),
+            (std::vector<std::string>{"--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"}));
+  EXPECT_EQ(parse_target("rocm:gfx942").compile_flags(),
+            (std::vector<std::string>{"--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"}));
+  EXPECT_THROW(parse_target("cuda"), IreeError);
+  EXPECT_THROW(parse_target("cuda:gfx942"), IreeError);
+  EXPECT_THROW(parse_target("vulkan:x"), IreeError);
+}
+
+TEST(IreeTools, AMissingDirectorySaysHowToInstall) {
+  const IreeLookup lookup = find_iree_tools("/nonexistent/iree/bin");
+  EXPECT_FALSE(lookup.tools);
+  EXPECT_NE(lookup.reason.find("--iree-tools"), std::string::npos) << lookup.reason;
+  EXPECT_NE(lookup.reason.find("scripts/install-deps.sh"), std::string::npos) << lookup.reason;
+  EXPECT_EQ(parse_compiler_version("IREE compiler version 3.13.0rc20261016 @ 89ece87b\n  LLVM version 24"),
+            (std::pair<std::string, std::string>{"3.13.0rc20261016", "89ece87b"}));
+  EXPECT_FALSE(parse_compiler_version("clang version 19"));
+}
+
+}  // namespace
+}  // namespace ktune::iree

@@ -1,0 +1,91 @@
+#pragma once
+// What IREE chose for one dispatch, read from the `configured_*.mlir` file that
+// `iree-compile --iree-hal-dump-executable-files-to=DIR` writes: the target (arch, its MMA
+// intrinsics, subgroup sizes, shared memory), the export, the translation_info (pipeline,
+// workgroup size, subgroup size, pipeline options) and every op's lowering_config (workgroup,
+// reduction and subgroup tiles, mma_kind, promote_operands, ...), plus the dispatch's buffers.
+// These are the knobs ktune's IREE candidates vary, named as IREE names them.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ktune::iree {
+
+// A file that is not what IREE writes: names the file and line.
+class DispatchParseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One `key = value` of an attribute dictionary, or a bare `key` (a unit attribute: value "").
+struct AttributeEntry {
+  std::string key;
+  std::string value;  // the value's text as written: "[128, 64, 0]", "#iree_gpu.mma_layout<...>"
+};
+
+// Splits "a = 1, b = [2, 3], c" at its top-level commas (not inside <>, [], {}, (), or quotes).
+std::vector<std::string> split_top_level(const std::string& text, char separator = ',');
+// The entries of a dictionary body (without its braces).
+std::vector<AttributeEntry> parse_attribute_dict(const std::string& body);
+// "[128, 64, 0]" -> {128, 64, 0}; nullopt when not a list of integers.
+std::optional<std::vector<std::int64_t>> parse_int_list(const std::string& text);
+
+struct LoweringConfig {
+  std::string kind;  // "iree_gpu.lowering_config", "iree_codegen.lowering_config", ...
+  std::vector<AttributeEntry> entries;  // in the order written
+  std::string text;  // the whole attribute as written
+  int line = 0;      // 1-based line of the op that carries it
+  std::string op;    // "linalg.generic", "linalg.matmul", "iree_linalg_ext.attention", ...
+  std::vector<std::string> iterator_types;  // of a linalg.generic: "parallel", "reduction"
+
+  const AttributeEntry* find(const std::string& key) const;
+  std::optional<std::vector<std::int64_t>> tiles(const std::string& key) const;  // workgroup, reduction, ...
+  std::optional<std::string> mma_kind() const;  // "NV_MMA_SYNC_F32_16x8x16_F16"
+};
+
+struct Binding {
+  int index = 0;
+  std::vector<std::int64_t> shape;  // -1 for a dynamic size
+  std::string element_type;         // "f16", "f32", "bf16", "i8", ...
+  bool read_only = false;
+};
+
+struct TranslationInfo {
+  std::string pipeline;  // "TileAndFuse", "LLVMGPUVectorDistribute", ...
+  std::vector<std::int64_t> workgroup_size;
+  std::optional<std::int64_t> subgroup_size;
+  std::vector<AttributeEntry> pipeline_options;  // prefetch_num_stages, ...
+  std::string text;
+};
+
+struct ConfiguredDispatch {
+  std::string file;        // where it was read from
+  std::string executable;  // hal.executable @name
+  std::string export_name; // hal.executable.export @name (also the function's name)
+  std::string backend;     // "cuda", "rocm", "hip", ...
+  std::string arch;        // "sm_80", "gfx942"
+  std::vector<std::string> mma_intrinsics;           // the target's, in IREE's names
+  std::vector<std::int64_t> subgroup_size_choices;
+  std::optional<std::int64_t> max_workgroup_memory_bytes;
+  std::optional<TranslationInfo> translation;
+  std::vector<LoweringConfig> lowering_configs;  // root first (the first op that has one)
+  std::vector<Binding> bindings;
+
+  // The root op's loop sizes when it is a contraction IREE could read: for a linalg.generic
+  // with iterators (parallel..., reduction) over bindings of rank 2, M, N, K from the output
+  // and first input; nullopt otherwise.
+  std::optional<std::vector<std::int64_t>> matmul_mnk() const;
+  nlohmann::json to_json() const;
+};
+
+// Parses the text of a configured_*.mlir file; `file` names it in errors. Throws
+// DispatchParseError when the text has no hal.executable or no export.
+ConfiguredDispatch parse_configured_dispatch(const std::string& text, const std::string& file);
+
+}  // namespace ktune::iree
