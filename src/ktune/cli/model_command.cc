@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "ktune/cli/common.h"
+#include "ktune/iree/candidate_compile.h"
 #include "ktune/iree/compile_model.h"
+#include "ktune/iree/matmul_candidates.h"
 
 namespace ktune::cli {
 namespace {
@@ -16,7 +18,33 @@ namespace fs = std::filesystem;
 struct ModelArgs {
   std::string model, target = "cuda:sm_80", iree_tools, out;
   std::vector<std::string> flags;
+  int dispatch = 0, max_candidates = 32, build = 0;
 };
+
+// The model compiled for the target in --out (or a new directory under /tmp).
+iree::CompiledModel compile_for(const ModelArgs& args, iree::IreeTools& tools_out) {
+  const iree::Target target = iree::parse_target(args.target);
+  const iree::IreeLookup lookup = iree::find_iree_tools(args.iree_tools, self_executable());
+  if (!lookup.tools) throw std::runtime_error(lookup.reason);
+  tools_out = *lookup.tools;
+  fs::path out = args.out;
+  if (out.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "ktune-model-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a directory under /tmp");
+    out = pattern;
+  }
+  iree::CompileOptions options;
+  options.extra_flags = args.flags;
+  return iree::compile_model(tools_out, args.model, target, out, options);
+}
+
+void add_common_options(CLI::App* cmd, ModelArgs& args) {
+  cmd->add_option("model", args.model, "The model: MLIR (linalg/tensor, or torch-mlir exported)")->required();
+  cmd->add_option("--target", args.target, "cuda:sm_NN or hip:gfxNNN (default cuda:sm_80)");
+  cmd->add_option("--iree-tools", args.iree_tools, "Directory of IREE's tools (default: $KTUNE_IREE_DIR, .venv/bin, PATH)");
+  cmd->add_option("--out", args.out, "Where the module and the dump go (default: a new directory under /tmp)");
+  cmd->add_option("--iree-flag", args.flags, "An extra iree-compile flag (repeatable)");
+}
 
 std::string join(const std::vector<std::int64_t>& v, const char* sep = "x") {
   std::string s;
@@ -53,6 +81,52 @@ void print_table(const iree::CompiledModel& c, const iree::IreeTools& tools) {
   }
 }
 
+int list_candidates(const ModelArgs& args, bool json) {
+  iree::IreeTools tools;
+  const iree::CompiledModel c = compile_for(args, tools);
+  if (args.dispatch < 0 || static_cast<std::size_t>(args.dispatch) >= c.dispatches.size())
+    throw std::runtime_error(args.model + " has " + std::to_string(c.dispatches.size()) + " dispatch(es); --dispatch " +
+                             std::to_string(args.dispatch) + " is not one");
+  const iree::DumpedDispatch& d = c.dispatches[static_cast<std::size_t>(args.dispatch)];
+  iree::CandidateOptions options;
+  options.max_candidates = static_cast<std::size_t>(std::max(1, args.max_candidates));
+  iree::CandidateSpaceSummary summary;
+  const std::vector<iree::MatmulCandidate> candidates = iree::matmul_candidates(d.config, options, &summary);
+  std::vector<iree::CandidateBuild> builds;
+  for (std::size_t i = 0; i < candidates.size() && static_cast<int>(i) < args.build; ++i)
+    builds.push_back(iree::build_candidate(tools, d, c.target, candidates[i], c.dump_dir.parent_path() / "candidates" /
+                                                                                  (d.name + "_" + std::to_string(i))));
+  if (json) {
+    nlohmann::json j = {{"dispatch", d.name}, {"space", summary.to_json()}, {"candidates", nlohmann::json::array()}};
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      nlohmann::json x = candidates[i].to_json();
+      if (i < builds.size()) x["build"] = builds[i].to_json();
+      j["candidates"].push_back(x);
+    }
+    print_json(j);
+    return kExitOk;
+  }
+  if (!summary.unsupported.empty()) {
+    std::printf("%s: no candidates: %s\n", d.name.c_str(), summary.unsupported.c_str());
+    return kExitOk;
+  }
+  std::printf("%s: %zu candidates of %zu enumerated (%.3f s)\n", d.name.c_str(), candidates.size(), summary.enumerated,
+              summary.seconds);
+  for (const auto& [why, count] : summary.rejected) std::printf("  rejected %zu: %s\n", count, why.c_str());
+  std::printf("%-3s %-8s %-14s %-12s %-10s %-8s %-8s %s\n", "#", "score", "workgroup", "subgroup", "reduction", "threads",
+              "prefetch", args.build > 0 ? "build" : "mma_kind");
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const iree::MatmulCandidate& m = candidates[i];
+    std::string build = m.knobs.mma_kind;
+    if (i < builds.size())
+      build = builds[i].ok ? "ok (" + std::to_string(builds[i].seconds).substr(0, 4) + " s)" : "FAILED: " + builds[i].error.substr(0, 300);
+    std::printf("%-3zu %-8.3f %-14s %-12s %-10s %-8lld %-8d %s%s\n", i, m.score, join(m.workgroup, ",").c_str(),
+                join(m.subgroup, ",").c_str(), join(m.reduction, ",").c_str(), static_cast<long long>(m.workgroup_size),
+                m.knobs.prefetch_stages, build.c_str(), m.is_default ? "  (IREE's default)" : "");
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
@@ -61,28 +135,14 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   auto args = std::make_shared<ModelArgs>();
   CLI::App* cmd = model->add_subcommand(
       "dispatches", "Compile MODEL.mlir with iree-compile for a target and list its dispatches with IREE's configuration");
-  cmd->add_option("model", args->model, "The model: MLIR (linalg/tensor, or torch-mlir exported)")->required();
-  cmd->add_option("--target", args->target, "cuda:sm_NN or hip:gfxNNN (default cuda:sm_80)");
-  cmd->add_option("--iree-tools", args->iree_tools, "Directory of IREE's tools (default: $KTUNE_IREE_DIR, .venv/bin, PATH)");
-  cmd->add_option("--out", args->out, "Where the module and the dump go (default: a new directory under /tmp)");
-  cmd->add_option("--iree-flag", args->flags, "An extra iree-compile flag (repeatable)");
+  add_common_options(cmd, *args);
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
-      const iree::Target target = iree::parse_target(args->target);
-      const iree::IreeLookup lookup = iree::find_iree_tools(args->iree_tools, self_executable());
-      if (!lookup.tools) throw std::runtime_error(lookup.reason);
-      fs::path out = args->out;
-      if (out.empty()) {
-        std::string pattern = (fs::temp_directory_path() / "ktune-model-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a directory under /tmp");
-        out = pattern;
-      }
-      iree::CompileOptions options;
-      options.extra_flags = args->flags;
-      const iree::CompiledModel c = iree::compile_model(*lookup.tools, args->model, target, out, options);
+      iree::IreeTools tools;
+      const iree::CompiledModel c = compile_for(*args, tools);
       if (global.json) {
         nlohmann::json j = {{"model", c.model.string()},     {"target", c.target.text()},
-                            {"iree_version", lookup.tools->version}, {"vmfb", c.vmfb.string()},
+                            {"iree_version", tools.version}, {"vmfb", c.vmfb.string()},
                             {"dump_dir", c.dump_dir.string()}, {"compile_seconds", c.seconds},
                             {"command", c.command},           {"dispatches", nlohmann::json::array()}};
         for (const iree::DumpedDispatch& d : c.dispatches) {
@@ -93,10 +153,21 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
         }
         print_json(j);
       } else {
-        print_table(c, *lookup.tools);
+        print_table(c, tools);
       }
       return kExitOk;
     };
+  });
+
+  CLI::App* cand = model->add_subcommand(
+      "candidates", "Compile MODEL.mlir, then list ktune's candidate configurations of one matmul dispatch (IREE's own first); "
+                    "--build N compiles the first N with IREE and checks that each took");
+  add_common_options(cand, *args);
+  cand->add_option("--dispatch", args->dispatch, "Which dispatch (its index in `model dispatches`, default 0)");
+  cand->add_option("--max", args->max_candidates, "Candidates at most, IREE's default included (default 32)");
+  cand->add_option("--build", args->build, "Compile the first N candidates as dispatch benchmark modules (default 0)");
+  cand->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int { return list_candidates(*args, global.json); };
   });
 }
 

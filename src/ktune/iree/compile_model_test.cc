@@ -1,9 +1,13 @@
 #include "ktune/iree/compile_model.h"
 
+#include "ktune/iree/candidate_compile.h"
+#include "ktune/iree/matmul_candidates.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 namespace ktune::iree {
 namespace {
@@ -59,6 +63,41 @@ TEST_F(CompileModel, SeedMatmulForCudaAndHip) {
     ASSERT_TRUE(d.config.translation);
     EXPECT_FALSE(d.config.translation->pipeline.empty());
     EXPECT_EQ(d.config.arch, std::string(target).substr(std::string(target).find(':') + 1));
+  }
+}
+
+// Candidates applied through --iree-hal-substitute-executable-configuration: the compiled
+// binary's workgroup size (read back from IREE's dump) is the candidate's, not IREE's default.
+TEST_F(CompileModel, CandidatesCompileWithTheirOwnConfiguration) {
+  for (const char* name : {"cuda:sm_80", "hip:gfx942"}) {
+    SCOPED_TRACE(name);
+    const Target target = parse_target(name);
+    const CompiledModel c =
+        compile_model(tools_, kSource / "examples/iree/matmul_2048x10240x1280_f16.mlir", target, out_ / name);
+    ASSERT_EQ(c.dispatches.size(), 1u);
+    CandidateOptions options;
+    options.max_candidates = 5;
+    const std::vector<MatmulCandidate> candidates = matmul_candidates(c.dispatches[0].config, options);
+    ASSERT_EQ(candidates.size(), 5u);
+    std::set<std::int64_t> sizes;
+    int built = 0;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      SCOPED_TRACE(candidates[i].knobs.key());
+      const CandidateBuild b = build_candidate(tools_, c.dispatches[0], target, candidates[i], out_ / name / std::to_string(i));
+      if (i == 0) {
+        ASSERT_TRUE(b.ok) << b.error;  // IREE's own configuration, substituted back
+      }
+      if (!b.ok) {
+        EXPECT_FALSE(b.error.empty());
+        continue;
+      }
+      ++built;
+      EXPECT_TRUE(fs::is_regular_file(b.vmfb));
+      ASSERT_TRUE(b.compiled_workgroup_size);
+      EXPECT_EQ(*b.compiled_workgroup_size, candidates[i].workgroup_size);
+      sizes.insert(*b.compiled_workgroup_size);
+    }
+    EXPECT_GE(built, 4) << "IREE refused more than one of the top candidates";
   }
 }
 

@@ -1,0 +1,70 @@
+#include "ktune/iree/candidate_compile.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "ktune/device/subprocess.h"
+#include "ktune/iree/substitution.h"
+
+namespace ktune::iree {
+namespace fs = std::filesystem;
+
+nlohmann::json CandidateBuild::to_json() const {
+  nlohmann::json j = {{"ok", ok}, {"configured", configured.string()}, {"vmfb", vmfb.string()}, {"seconds", seconds}};
+  if (!error.empty()) j["error"] = error;
+  if (compiled_workgroup_size) j["compiled_workgroup_size"] = *compiled_workgroup_size;
+  return j;
+}
+
+CandidateBuild build_candidate(const IreeTools& tools, const DumpedDispatch& dispatch, const Target& target,
+                               const MatmulCandidate& candidate, const fs::path& dir, double timeout_seconds) {
+  CandidateBuild b;
+  fs::create_directories(dir);
+  if (dispatch.benchmark.empty()) {
+    b.error = "the dump has no benchmark source for " + dispatch.name;
+    return b;
+  }
+  std::ifstream in(dispatch.configured, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  b.configured = dir / ("configured_" + dispatch.name + ".mlir");
+  try {
+    std::ofstream(b.configured, std::ios::binary) << apply_candidate(text.str(), dispatch.config, candidate);
+  } catch (const std::exception& e) {
+    b.error = e.what();
+    return b;
+  }
+  b.vmfb = dir / "dispatch.vmfb";
+  const fs::path dump = dir / "dump";
+  std::error_code ec;
+  fs::remove_all(dump, ec);
+  b.command = {tools.compile.string(), dispatch.benchmark.string(), "-o", b.vmfb.string(),
+               "--iree-hal-dump-executable-files-to=" + dump.string(), substitution_flag(dispatch.name, b.configured)};
+  for (const std::string& f : target.compile_flags()) b.command.push_back(f);
+  device::SubprocessOptions options;
+  options.timeout_seconds = timeout_seconds;
+  const device::SubprocessResult r = device::run_subprocess(b.command, options);
+  b.seconds = r.seconds;
+  if (!r.succeeded()) {
+    // IREE's first error line says what failed; the end of its output says where.
+    const auto error_at = r.output.find("error:");
+    std::string first;
+    if (error_at != std::string::npos) {
+      const auto end = r.output.find('\n', error_at);
+      first = r.output.substr(error_at, std::min<std::size_t>(end == std::string::npos ? r.output.size() : end, error_at + 600) - error_at);
+    }
+    b.error = "iree-compile " + r.describe() + (first.empty() ? "" : ": " + first) + "\n" +
+              (r.output.size() > 2000 ? "..." + r.output.substr(r.output.size() - 2000) : r.output);
+    return b;
+  }
+  b.compiled_workgroup_size = compiled_workgroup_size(dump, dispatch.name);
+  if (b.compiled_workgroup_size && *b.compiled_workgroup_size != candidate.workgroup_size) {
+    b.error = "IREE compiled a workgroup of " + std::to_string(*b.compiled_workgroup_size) + " threads, the candidate asks for " +
+              std::to_string(candidate.workgroup_size) + ": the substitution did not take";
+    return b;
+  }
+  b.ok = true;
+  return b;
+}
+
+}  // namespace ktune::iree
