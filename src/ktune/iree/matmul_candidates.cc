@@ -35,6 +35,7 @@ std::optional<std::int64_t> pipeline_option(const ConfiguredDispatch& d, const s
 struct Problem {
   std::int64_t m = 0, n = 0, k = 0;
   int subgroup_size = 32, max_threads = 1024, multiprocessors = 100;
+  std::int64_t register_file = 0;  // 32-bit registers per workgroup at most (0: not checked)
   std::int64_t shared_bytes = 48 * 1024;
 };
 
@@ -51,6 +52,11 @@ std::string rejection(const MatmulKnobs& k, const MmaIntrinsic& i, const Problem
   if (shared > p.shared_bytes) return "promoted operands exceed shared memory";
   const std::int64_t accumulators = std::int64_t{k.subgroup_m} * k.subgroup_n * i.m * i.n / p.subgroup_size;
   if (accumulators > 128) return "accumulators exceed registers";
+  // Accumulators plus ~64 registers of addresses and fragments, for every thread: past the
+  // register file the kernel spills (the 256x256 tiles of 512 threads ran 20x slower than
+  // IREE's default on H100).
+  if (p.register_file > 0 && std::int64_t{threads} * (accumulators + 64) > p.register_file)
+    return "registers of the workgroup exceed the register file";
   return "";
 }
 
@@ -167,6 +173,7 @@ std::vector<MatmulCandidate> matmul_candidates(const ConfiguredDispatch& d, cons
   p.subgroup_size = static_cast<int>(d.translation->subgroup_size.value_or(32));
   p.multiprocessors = options.multiprocessors > 0 ? options.multiprocessors : multiprocessors_of(d.arch);
   if (d.max_workgroup_memory_bytes) p.shared_bytes = *d.max_workgroup_memory_bytes;
+  if (d.backend == "cuda") p.register_file = 65536;  // every NVIDIA GPU IREE targets
 
   // Intrinsics of the default's family (NV_MMA_SYNC, MFMA, ...) with its input and accumulator
   // types: in IREE 3.13 TileAndFuse fails to compile the 2048x10240x1280 matmul with NV_WMMA
