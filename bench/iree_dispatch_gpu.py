@@ -48,6 +48,41 @@ def torch_matmul(m, n, k):
     return {"median_s": ms * 1e-3, "device": torch.cuda.get_device_name(), "note": "f16 out (IREE's dispatch writes f32)"}
 
 
+def verify(a, man, rows):
+    """The whole model (iree-run-module) with IREE's default and with each candidate substituted,
+    on the same random inputs; each output against a float64 reference."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    work = os.path.join(a.out, "verify")
+    os.makedirs(work, exist_ok=True)
+    m, n, k = man["M"], man["N"], man["K"]
+    x = (rng.standard_normal((m, k)) * 0.5).astype(np.float16)
+    w = (rng.standard_normal((k, n)) * 0.5).astype(np.float16)
+    np.save(os.path.join(work, "a.npy"), x)
+    np.save(os.path.join(work, "b.npy"), w)
+    ref = x.astype(np.float64) @ w.astype(np.float64)
+    tool = os.path.join(a.tools, "iree-run-module")
+
+    def run(vmfb, tag):
+        out = os.path.join(work, f"out_{tag}.npy")
+        p = subprocess.run([tool, "--device=cuda", f"--module={vmfb}", f"--function={a.function}",
+                            f"--input=@{work}/a.npy", f"--input=@{work}/b.npy", f"--output=@{out}"],
+                           capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            return {"error": (p.stderr or p.stdout)[-800:]}
+        y = np.load(out).astype(np.float64)
+        return {"rel_l2": float(np.linalg.norm(y - ref) / np.linalg.norm(ref)),
+                "max_abs": float(np.max(np.abs(y - ref))), "finite": bool(np.isfinite(y).all())}
+
+    results = [{"index": "default", **run(man["model_vmfb"], "default")}]
+    for r in rows:
+        if r.get("model_vmfb"):
+            results.append({"index": r["index"], "key": r["key"], **run(r["model_vmfb"], str(r["index"]))})
+    for v in results:
+        print("verify", v.get("index"), v.get("key", ""), v.get("rel_l2"), v.get("error", "")[:200], flush=True)
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--manifest", required=True)
@@ -55,6 +90,8 @@ def main():
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     ap.add_argument("--batch", type=int, default=20)
     ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--verify", type=int, default=0, help="verify the N fastest candidates through the whole model")
+    ap.add_argument("--function", default="matmul", help="the model's entry function (--verify)")
     a = ap.parse_args()
     man = json.load(open(a.manifest))
     tool = os.path.join(a.tools, "iree-benchmark-module")
@@ -73,9 +110,10 @@ def main():
     ok = [r for r in rows if "median_s" in r]
     best = min(ok, key=lambda r: r["median_s"])
     torch = torch_matmul(man["M"], man["N"], man["K"])
+    verified = verify(a, man, sorted(ok, key=lambda r: r["median_s"])[:a.verify]) if a.verify else []
     out = {"rows": rows, "default_s": base.get("median_s"), "best_s": best["median_s"], "best": best["key"],
            "speedup_vs_default": base["median_s"] / best["median_s"] if base.get("median_s") else None,
-           "torch_matmul": torch}
+           "torch_matmul": torch, "verified": verified}
     if "median_s" in torch:
         out["best_vs_torch"] = torch["median_s"] / best["median_s"]
     os.makedirs(a.out, exist_ok=True)

@@ -15,6 +15,25 @@ import argparse, glob, json, os, re, shutil, subprocess, sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def compile_models(a, out, d, man):
+    """The model with each built candidate substituted: what --verify runs and compares."""
+    tool = os.path.join(REPO, ".venv", "bin", "iree-compile")
+    device, chip = a.target.split(":")
+    flags = ["--iree-hal-target-device=cuda", f"--iree-cuda-target={chip}"] if device == "cuda" else \
+        ["--iree-hal-target-device=hip", f"--iree-rocm-target={chip}"]
+    man["model_vmfb"] = os.path.relpath(os.path.join(out, "model.vmfb"), REPO)
+    for c, entry in zip(d["candidates"], man["candidates"]):
+        b = c.get("build", {})
+        if not b.get("ok"):
+            continue
+        vmfb = os.path.join(os.path.dirname(b["vmfb"]), "model.vmfb")
+        sub = f"--iree-hal-substitute-executable-configuration={d['dispatch']}={b['configured']}"
+        p = subprocess.run([tool, os.path.abspath(a.model), "-o", vmfb, sub] + flags, capture_output=True, text=True)
+        entry["model_vmfb"] = os.path.relpath(vmfb, REPO) if p.returncode == 0 else None
+        if p.returncode != 0:
+            entry["model_error"] = p.stderr[-500:]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", required=True)
@@ -23,6 +42,9 @@ def main():
     ap.add_argument("--target", default="cuda:sm_80")
     ap.add_argument("--dispatch", type=int, default=0)
     ap.add_argument("--max", type=int, default=40)
+    ap.add_argument("--verify-models", action="store_true",
+                    help="also compile the whole model with each candidate substituted (OUT/candidates/*/model.vmfb), "
+                         "for bench/iree_dispatch_gpu.py --verify")
     a = ap.parse_args()
     out = os.path.abspath(a.out)
     shutil.rmtree(out, ignore_errors=True)
@@ -43,6 +65,8 @@ def main():
                                   "vmfb": os.path.relpath(b["vmfb"], REPO) if b.get("ok") else None,
                                   "workgroup": c["workgroup"], "workgroup_size": c["workgroup_size"],
                                   "score": c["score"], "error": b.get("error", "")[:500]})
+    if a.verify_models:
+        compile_models(a, out, d, man)
     for dump in glob.glob(os.path.join(out, "**", "dump"), recursive=True):
         shutil.rmtree(dump, ignore_errors=True)
     for f in glob.glob(os.path.join(out, "**", "*.mlir"), recursive=True):
