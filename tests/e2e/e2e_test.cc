@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -273,6 +274,60 @@ TEST_F(E2E, ExportsJsonAndCsv) {
   int rows = 0;
   for (std::string line; std::getline(csv, line);) ++rows;
   EXPECT_EQ(rows, 4);
+}
+
+}  // namespace
+
+namespace {
+
+// ktune model: IREE's tools from the .venv scripts/install-deps.sh makes (CI has it: there a
+// missing IREE fails rather than skips).
+class E2EModel : public E2E {
+ protected:
+  void SetUp() override {
+    E2E::SetUp();
+    CommandResult devices = ktune("--json devices");
+    ASSERT_EQ(devices.code, 0) << devices.err;
+    for (const auto& b : devices.json())
+      if (b["backend"] == "iree" && b["available"].get<bool>()) return;
+    const char* ci = std::getenv("CI");
+    if (ci && std::string(ci) == "true") FAIL() << "IREE is not installed: " << devices.out;
+    GTEST_SKIP() << "IREE is not installed (scripts/install-deps.sh makes .venv)";
+  }
+};
+
+TEST_F(E2EModel, DispatchesAndCandidatesOfTheMlpBlock) {
+  const std::string model = (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string();
+  CommandResult r = ktune("--json model dispatches " + model + " --target cuda:sm_80 --out model_out");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const nlohmann::json d = r.json();
+  ASSERT_EQ(d["dispatches"].size(), 2u) << r.out;
+  EXPECT_EQ(d["dispatches"][0]["matmul_mnk"], nlohmann::json({512, 4096, 1024}));
+  EXPECT_EQ(d["dispatches"][1]["matmul_mnk"], nlohmann::json({512, 1024, 4096}));
+  EXPECT_EQ(d["iree_version"].get<std::string>().rfind("3.13.0", 0), 0u);
+
+  CommandResult c = ktune("--json model candidates " + model + " --dispatch 1 --max 6 --build 2 --out cand_out");
+  ASSERT_EQ(c.code, 0) << c.err << c.out;
+  const nlohmann::json j = c.json();
+  ASSERT_EQ(j["candidates"].size(), 6u);
+  EXPECT_TRUE(j["candidates"][0]["default"].get<bool>());
+  EXPECT_TRUE(j["candidates"][0]["build"]["ok"].get<bool>()) << c.out;
+  EXPECT_TRUE(j["candidates"][1]["build"]["ok"].get<bool>()) << c.out;
+  EXPECT_FALSE(j["candidates"][2].contains("build"));
+}
+
+TEST_F(E2EModel, BadInputIsAClearError) {
+  CommandResult r = ktune("model dispatches " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() +
+                          " --target cuda:gfx942");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("a CUDA chip is sm_NN"), std::string::npos) << r.err;
+  r = ktune("model dispatches " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() +
+            " --iree-tools /nonexistent/bin");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("scripts/install-deps.sh"), std::string::npos) << r.err;
+  r = ktune("model candidates " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() + " --dispatch 7");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("has 2 dispatch(es); --dispatch 7 is not one"), std::string::npos) << r.err;
 }
 
 }  // namespace
