@@ -92,12 +92,16 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--verify", type=int, default=0, help="verify the N fastest candidates through the whole model")
     ap.add_argument("--function", default="matmul", help="the model's entry function (--verify)")
+    ap.add_argument("--only", default="", help="comma-separated candidate indices to run (the default is always run)")
     a = ap.parse_args()
     man = json.load(open(a.manifest))
     tool = os.path.join(a.tools, "iree-benchmark-module")
     flops = 2.0 * man["M"] * man["N"] * man["K"]
     rows = []
+    only = {int(x) for x in a.only.split(",") if x}
     for c in man["candidates"]:
+        if only and c["index"] not in only and not c["default"]:
+            continue
         row = dict(c)
         if c["ok"]:
             row.update(bench(tool, c["vmfb"], man["function"], a.batch, a.reps))
@@ -106,6 +110,9 @@ def main():
         rows.append(row)
         print(c["index"], c["key"], "default" if c["default"] else "", f"{row.get('median_s', 0) * 1e6:.1f} us",
               row.get("error", "")[:200], flush=True)
+        # Kept as it goes: a run cut short by its time limit still leaves what it measured.
+        os.makedirs(a.out, exist_ok=True)
+        json.dump({"rows": rows, "partial": True}, open(os.path.join(a.out, "iree_dispatch_gpu.json"), "w"), indent=1)
     base = next(r for r in rows if r["default"])
     ok = [r for r in rows if "median_s" in r]
     best = min(ok, key=lambda r: r["median_s"])
