@@ -2,20 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "ktune/iree/testdata.h"
 
 namespace ktune::iree {
 namespace {
 
-// Dumped by iree-compile 3.13.0 (--iree-hal-dump-executable-files-to) for the 2048x10240x1280
-// f16 matmul, for sm_80 and gfx942.
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(KTUNE_SOURCE_DIR) + "/src/ktune/iree/testdata/" + name);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string fixture(const std::string& name) { return testing::read_testdata(name); }
 
 TEST(SplitTopLevel, RespectsBracketsQuotesAndArrows) {
   EXPECT_EQ(split_top_level("a = 1, b = [2, 3], c"), (std::vector<std::string>{"a = 1", " b = [2, 3]", " c"}));

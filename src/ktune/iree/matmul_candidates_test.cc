@@ -2,21 +2,15 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "ktune/iree/substitution.h"
+#include "ktune/iree/testdata.h"
 
 namespace ktune::iree {
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(KTUNE_SOURCE_DIR) + "/src/ktune/iree/testdata/" + name);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string fixture(const std::string& name) { return testing::read_testdata(name); }
 
 TEST(MmaIntrinsic, ParsesIreeNames) {
   const auto nv = parse_mma_intrinsic("NV_MMA_SYNC_F32_16x8x16_F16");
