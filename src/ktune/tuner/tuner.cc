@@ -14,6 +14,7 @@
 #include "ktune/tuner/evaluation_job.h"
 #include "ktune/tuner/instantiate.h"
 #include "ktune/tuner/result_stats.h"
+#include "ktune/tuner/spec_kernel_kind.h"
 
 namespace ktune::tuner {
 
@@ -71,9 +72,9 @@ struct Lane {
 // measurement (the screening's is kept in resources.screening). The winner is chosen from these.
 constexpr double kFinalistWindow = 0.03;
 
-void confirm_finalists(const TuneOptions& options, const spec::TuningProblem& problem, device::Backend& backend,
-                       const std::string& target, const measure::Policy& policy, std::vector<Lane>& lanes,
-                       db::Database& database, TuneSummary& summary) {
+void confirm_finalists(const TuneOptions& options, CandidateKind& kind, const std::string& target,
+                       const measure::Policy& policy, std::vector<Lane>& lanes, db::Database& database,
+                       TuneSummary& summary) {
   std::vector<db::ResultRecord*> ok;
   for (auto& r : summary.results)
     if (r.status == db::Status::Ok && r.median_s) ok.push_back(&r);
@@ -87,24 +88,21 @@ void confirm_finalists(const TuneOptions& options, const spec::TuningProblem& pr
     for (auto& l : lanes)
       if (l.ordinal == ordinal) lane = &l;
     const Config config = config_from_json(r.config);
-    EvaluationRequest req;
-    req.spec_path = problem.spec_path.string();
-    req.size_overrides = options.size_overrides;
-    req.config = config;
-    req.backend = backend.name();
+    const device::CompileResult artifact = kind.compile(config, target);
+    CandidateKind::Request req;
+    req.config = &config;
     req.device = lane->ordinal;
-    req.artifact = backend.compiler().compile(compile_request(problem, config, target));
+    req.artifact = &artifact;
     req.policy = measure::confirmation_policy(policy);  // verified already: no reference this time
-    const double timeout = req.policy.warmup_seconds + 1.5 * req.policy.timeout_seconds + 10.0;
-    auto outcome = lane->worker->call(to_json(req), timeout);
+    auto outcome = lane->worker->call(kind.evaluation_request(req), kind.call_timeout(req.policy, false));
     auto* reply_json = std::get_if<nlohmann::json>(&outcome);
     if (!reply_json || !reply_json->contains("status")) continue;  // the screening stands
     EvaluationReply reply = evaluation_reply_from_json(*reply_json);
     if (reply.status != EvaluationStatus::Ok || !reply.measurement) continue;
     r.resources["screening"] = {{"median_s", *r.median_s}, {"samples", r.samples}, {"stop_reason", r.stop_reason}};
     fill_result_stats(r, *reply.measurement);
-    if (auto flops = flop_count(problem, config); flops && *r.median_s > 0) r.gflops = *flops / *r.median_s / 1e9;
-    if (auto bytes = byte_count(problem, config); bytes && *r.median_s > 0) r.gbps = *bytes / *r.median_s / 1e9;
+    if (auto flops = kind.flop_count(config); flops && *r.median_s > 0) r.gflops = *flops / *r.median_s / 1e9;
+    if (auto bytes = kind.byte_count(config); bytes && *r.median_s > 0) r.gbps = *bytes / *r.median_s / 1e9;
     r.phases["confirm"] = reply.phases.value("total", 0.0);
     database.update_measurement(r);
     summary.confirmed.push_back({{"result_id", r.id},
@@ -117,9 +115,10 @@ void confirm_finalists(const TuneOptions& options, const spec::TuningProblem& pr
 
 // --sanitize: the fastest correct candidates of this session, in order (scope "winner": until
 // one is clean, at most 5; "all": every one), each re-run under compute-sanitizer and recorded.
-void sanitize_results(const TuneOptions& options, const spec::TuningProblem& problem, device::Backend& backend,
-                      const std::string& target, const std::optional<device::CompileResult>& reference,
-                      const measure::Policy& policy, db::Database& database, TuneSummary& summary) {
+void sanitize_results(const TuneOptions& options, const spec::TuningProblem& problem, const std::string& backend_name,
+                      CandidateKind& kind, const std::string& target,
+                      const std::optional<device::CompileResult>& reference, const measure::Policy& policy,
+                      db::Database& database, TuneSummary& summary) {
   std::vector<db::ResultRecord*> ok;
   for (auto& r : summary.results)
     if (r.status == db::Status::Ok && r.median_s) ok.push_back(&r);
@@ -132,9 +131,9 @@ void sanitize_results(const TuneOptions& options, const spec::TuningProblem& pro
     req.spec_path = problem.spec_path.string();
     req.size_overrides = options.size_overrides;
     req.config = config;
-    req.backend = backend.name();
+    req.backend = backend_name;
     req.device = r.resources.value("device_ordinal", options.devices.front());
-    req.artifact = backend.compiler().compile(compile_request(problem, config, target));
+    req.artifact = kind.compile(config, target);
     req.reference_artifact = reference;
     req.policy = policy;
     nlohmann::json findings = sanitize_candidate(req, options.worker, options.sanitize);
@@ -162,13 +161,20 @@ void sanitize_results(const TuneOptions& options, const spec::TuningProblem& pro
 }  // namespace
 
 TuneSummary run_tuning(const TuneOptions& options) {
+  SpecKernelKind kind(options.spec_path, options.size_overrides);
+  return run_tuning(kind, options);
+}
+
+TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(); };
 
-  spec::TuningProblem problem = spec::load_spec(options.spec_path, options.size_overrides);
-  space::SearchSpace space = problem.make_space();
+  const space::SearchSpace& space = kind.space();
+  const spec::TuneSettings tune = kind.settings();
+  if (!options.sanitize.scope.empty() && !kind.spec_problem())
+    throw TuneError("--sanitize re-runs spec kernels under compute-sanitizer; this kind of candidate has no spec kernel");
 
-  std::unique_ptr<device::Backend> backend = device::make_backend(backend_for(problem));
+  std::unique_ptr<device::Backend> backend = device::make_backend(kind.backend_name());
   device::Availability availability = backend->availability();
   if (!availability.available)
     throw TuneError("the " + backend->name() + " backend is not available on this machine: " + availability.reason);
@@ -192,34 +198,33 @@ TuneSummary run_tuning(const TuneOptions& options) {
       throw TuneError("the selected devices need different compile targets (" + target + ", " +
                       lane.info.properties.value("target", "") + "): tune them separately");
 
-  measure::Policy policy = problem.policy;
+  measure::Policy policy = kind.policy();
   if (options.racing) policy.racing = *options.racing;
   // A spec that leaves the precision at its defaults is tuned in two stages (screen everything,
   // confirm the finalists); one that sets min_seconds or max_noise is measured as it says.
   const bool two_stage = options.confirm > 0 && !options.fixed_configs && measure::uses_default_precision(policy);
   if (two_stage) policy = measure::screening_policy(policy);
-  const std::string strategy_name = options.fixed_configs ? "fixed" : options.strategy.value_or(problem.tune.strategy);
-  const std::uint64_t seed = options.seed.value_or(problem.tune.seed);
-  const auto max_evaluations = options.max_evaluations ? options.max_evaluations : problem.tune.max_evaluations;
-  const auto max_seconds = options.max_seconds ? options.max_seconds : problem.tune.max_seconds;
+  const std::string strategy_name = options.fixed_configs ? "fixed" : options.strategy.value_or(tune.strategy);
+  const std::uint64_t seed = options.seed.value_or(tune.seed);
+  const auto max_evaluations = options.max_evaluations ? options.max_evaluations : tune.max_evaluations;
+  const auto max_seconds = options.max_seconds ? options.max_seconds : tune.max_seconds;
 
   db::Database database(options.db_path.empty() ? db::Database::default_path() : options.db_path);
   database.mark_abandoned_sessions();
   TuneSummary summary;
-  summary.kernel = {0, problem.kernel_hash(), problem.name, std::string(spec::language_name(problem.language)),
-                    problem.sources.front().string()};
+  summary.kernel = kind.kernel_record();
   summary.kernel.id = database.upsert_kernel(summary.kernel);
-  summary.problem = {0, problem.problem_hash(), problem.name, config_to_json(problem.sizes), problem.to_json()};
+  summary.problem = kind.problem_record();
   summary.problem.id = database.upsert_problem(summary.problem);
   summary.strategy = strategy_name;
   summary.space_size = space.size();
 
   std::unique_ptr<search::Strategy> strategy =
       options.fixed_configs ? std::make_unique<FixedList>(*options.fixed_configs)
-                            : search::make_strategy(strategy_name, space, {seed, problem.tune.strategy_params});
+                            : search::make_strategy(strategy_name, space, {seed, tune.strategy_params});
 
-  nlohmann::json session_options = {{"spec", problem.spec_path.string()},
-                                    {"sizes", config_to_json(problem.sizes)},
+  nlohmann::json session_options = {{"spec", kind.source_label()},
+                                    {"sizes", summary.problem.sizes},
                                     {"seed", seed},
                                     {"policy", measure::policy_to_json(policy)},
                                     {"devices", options.devices},
@@ -252,16 +257,11 @@ TuneSummary run_tuning(const TuneOptions& options) {
 
   // The reference is compiled once, before any candidate: without it nothing can be verified.
   std::optional<device::CompileResult> reference;
-  if (problem.reference.kind != spec::ReferenceSpec::Kind::None) {
-    device::CompileRequest req = problem.reference.kind == spec::ReferenceSpec::Kind::Kernel
-                                     ? reference_compile_request(problem, target)
-                                     : compile_request(problem, problem.reference.config, target);
-    device::CompileResult r = backend->compiler().compile(req);
-    if (!r.ok) {
-      finish_sessions(db::kSessionFailed);
-      throw TuneError("the reference kernel does not compile, so no candidate can be verified:\n" + r.log);
-    }
-    reference = r;
+  try {
+    reference = kind.compile_reference(target);
+  } catch (...) {
+    finish_sessions(db::kSessionFailed);
+    throw;
   }
 
   std::optional<measure::Stats> incumbent;
@@ -341,9 +341,8 @@ TuneSummary run_tuning(const TuneOptions& options) {
         update.done = summary.evaluated + summary.resumed;
         continue;
       }
-      device::CompileRequest req = compile_request(problem, *config, target);
-      device::Compiler* compiler = &backend->compiler();
-      pending.push_back({*config, pool.submit([compiler, req] { return compiler->compile(req); }), now_unix()});
+      CandidateKind* k = &kind;
+      pending.push_back({*config, pool.submit([k, c = *config, target] { return k->compile(c, target); }), now_unix()});
     }
   };
 
@@ -368,17 +367,16 @@ TuneSummary run_tuning(const TuneOptions& options) {
       record(lane, std::move(r));
       return;
     }
-    device::LaunchGeometry geometry;
+    // Static screening: a config that cannot launch never touches the device.
+    device::ScreenResult screen;
     try {
-      geometry = launch_geometry(problem, p.config);
+      screen = kind.screen(*backend, lane.ordinal, p.config, compiled);
     } catch (const std::exception& e) {
       r.status = db::Status::RuntimeError;
       r.error = e.what();
       record(lane, std::move(r));
       return;
     }
-    // Static screening: a config that cannot launch never touches the device.
-    device::ScreenResult screen = backend->screen(lane.ordinal, compiled, geometry);
     if (!screen.details.empty()) r.resources["occupancy"] = screen.details;
     if (!screen.launchable) {
       r.status = db::Status::ResourceLimit;
@@ -387,29 +385,25 @@ TuneSummary run_tuning(const TuneOptions& options) {
       return;
     }
 
-    EvaluationRequest req;
-    req.spec_path = problem.spec_path.string();
-    req.size_overrides = options.size_overrides;
-    req.config = p.config;
-    req.backend = backend->name();
+    CandidateKind::Request req;
+    req.config = &p.config;
     req.device = lane.ordinal;
-    req.artifact = compiled;
-    req.reference_artifact = reference;
+    req.artifact = &compiled;
+    req.reference = &reference;
     req.policy = policy;
     if (policy.racing) req.incumbent = incumbent;
     // A single run far slower than the best so far is a hang: the worker's watchdog ends it.
-    const double spec_timeout = problem.tune.candidate_timeout_seconds;
+    const double spec_timeout = tune.candidate_timeout_seconds;
     if (incumbent) req.run_timeout_seconds = std::max(2.0, 200.0 * incumbent->median);
     if (spec_timeout > 0) req.run_timeout_seconds = req.run_timeout_seconds > 0 ? std::min(req.run_timeout_seconds, spec_timeout) : spec_timeout;
-
-    double timeout = spec_timeout > 0 ? spec_timeout : policy.warmup_seconds + 1.5 * policy.timeout_seconds + 10.0;
-    if (!lane.reference_warm && reference) timeout += 60.0;  // the first call also computes the reference
+    const double timeout = kind.call_timeout(policy, !lane.reference_warm && reference);
+    nlohmann::json request_json = kind.evaluation_request(req);
     lane.result = std::move(r);
     lane.config = p.config;
     lane.busy = true;
     lane.call_started = std::chrono::steady_clock::now();
     worker::WorkerProcess* w = lane.worker.get();
-    lane.call = std::async(std::launch::async, [w, j = to_json(req), timeout] { return w->call(j, timeout); });
+    lane.call = std::async(std::launch::async, [w, j = std::move(request_json), timeout] { return w->call(j, timeout); });
   };
 
   auto complete = [&](Lane& lane) {
@@ -444,9 +438,9 @@ TuneSummary run_tuning(const TuneOptions& options) {
         if (reply.measurement->discarded_samples > 0) r.resources["discarded_samples"] = reply.measurement->discarded_samples;
         if (!reply.cache_mode.empty()) r.resources["cache_mode"] = reply.cache_mode;
         if (reply.rotation_copies > 1) r.resources["rotation_copies"] = reply.rotation_copies;
-        if (auto flops = flop_count(problem, lane.config); flops && r.median_s && *r.median_s > 0)
+        if (auto flops = kind.flop_count(lane.config); flops && r.median_s && *r.median_s > 0)
           r.gflops = *flops / *r.median_s / 1e9;
-        if (auto bytes = byte_count(problem, lane.config); bytes && r.median_s && *r.median_s > 0)
+        if (auto bytes = kind.byte_count(lane.config); bytes && r.median_s && *r.median_s > 0)
           r.gbps = *bytes / *r.median_s / 1e9;
       }
     } else if (auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
@@ -501,10 +495,10 @@ TuneSummary run_tuning(const TuneOptions& options) {
   for (auto& p : pending)
     if (p.compiled.valid()) p.compiled.wait();
   if (two_stage && !interrupt_flag().load())
-    confirm_finalists(options, problem, *backend, target, problem.policy, lanes, database, summary);
+    confirm_finalists(options, kind, target, kind.policy(), lanes, database, summary);
   for (auto& lane : lanes) lane.worker->stop();
   if (!options.sanitize.scope.empty() && !interrupt_flag().load())
-    sanitize_results(options, problem, *backend, target, reference, policy, database, summary);
+    sanitize_results(options, *kind.spec_problem(), backend->name(), kind, target, reference, policy, database, summary);
   finish_sessions(interrupt_flag().load() ? db::kSessionInterrupted : db::kSessionFinished);
   for (const auto& lane : lanes) {
     auto b = database.best(lane.record.id, summary.kernel.id, summary.problem.id);

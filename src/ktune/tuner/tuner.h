@@ -15,6 +15,7 @@
 #include "ktune/core/config.h"
 #include "ktune/db/database.h"
 #include "ktune/report/progress.h"
+#include "ktune/tuner/candidate_kind.h"
 #include "ktune/tuner/sanitize.h"
 #include "ktune/worker/worker_process.h"
 
@@ -83,6 +84,10 @@ struct TuneSummary {
 // Set by SIGINT/SIGTERM handlers; the session stops after the candidate in flight.
 std::atomic<bool>& interrupt_flag();
 
+// Tunes the spec at options.spec_path (a SpecKernelKind).
 TuneSummary run_tuning(const TuneOptions& options);
+// Tunes any kind of candidate through the same loop; options.spec_path and size_overrides are
+// the kind's business, not read here.
+TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options);
 
 }  // namespace ktune::tuner
