@@ -1,6 +1,9 @@
-// ktune model dispatches: compile a model with IREE for a target and list its dispatches as IREE
-// configured them (the knobs `model tune` varies). Compiling needs no GPU.
+// ktune model dispatches / candidates: compile a model with IREE for a target and list its
+// dispatches as IREE configured them and the candidates ktune would try (no GPU needed).
+// ktune model profile / tune: time the model and its dispatches on the GPU, tune the hottest
+// dispatches and write what IREE needs to apply the result (iree/model_tuning.h).
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -10,6 +13,8 @@
 #include "ktune/iree/candidate_compile.h"
 #include "ktune/iree/compile_model.h"
 #include "ktune/iree/matmul_candidates.h"
+#include "ktune/iree/model_tuning.h"
+#include "ktune/report/progress.h"
 
 namespace ktune::cli {
 namespace {
@@ -19,7 +24,90 @@ struct ModelArgs {
   std::string model, target = "cuda:sm_80", iree_tools, out;
   std::vector<std::string> flags;
   int dispatch = 0, max_candidates = 32, build = 0;
+  // profile / tune
+  std::string function, output, strategy, progress = "auto";
+  int top = 5, repetitions = 10, batch = 20, device = 0, jobs = 0;
+  long long seed = 0, max_evals = 0;
+  double max_time = 0;
+  bool no_resume = false;
 };
+
+extern "C" void on_model_interrupt(int) { tuner::interrupt_flag().store(true); }
+
+// The work directory of profile/tune: --out, else ktune-work/<model>-<chip> under the current
+// directory (kept, so a re-run resumes with the candidates already built).
+fs::path work_dir(const ModelArgs& args) {
+  if (!args.out.empty()) return args.out;
+  return fs::path("ktune-work") / (fs::path(args.model).stem().string() + "-" + iree::parse_target(args.target).chip);
+}
+
+iree::ModelSession open_session(const ModelArgs& args) {
+  const iree::IreeLookup lookup = iree::find_iree_tools(args.iree_tools, self_executable());
+  if (!lookup.tools) throw std::runtime_error(lookup.reason);
+  iree::ModelSessionOptions o;
+  o.function = args.function;
+  o.seed = static_cast<std::uint64_t>(args.seed);
+  o.extra_flags = args.flags;
+  return iree::open_model_session(*lookup.tools, args.model, iree::parse_target(args.target), work_dir(args), o);
+}
+
+iree::ModelRunOptions run_options(const ModelArgs& args, const GlobalOptions& global) {
+  iree::ModelRunOptions o;
+  o.tune.db_path = database_path(global);
+  o.tune.worker = {self_executable(), {"worker"}, {}};
+  o.tune.devices = {args.device};
+  o.tune.compile_jobs = args.jobs;
+  o.tune.resume = !args.no_resume;
+  o.tune.progress = report::parse_progress_style(args.progress);
+  if (global.json && args.progress == "auto") o.tune.progress = report::ProgressStyle::None;
+  if (!args.strategy.empty()) o.tune.strategy = args.strategy;
+  if (args.max_evals > 0) o.tune.max_evaluations = static_cast<std::uint64_t>(args.max_evals);
+  if (args.max_time > 0) o.tune.max_seconds = args.max_time;
+  o.tune.seed = static_cast<std::uint64_t>(args.seed);
+  o.top = static_cast<std::size_t>(std::max(0, args.top));
+  o.max_candidates = static_cast<std::size_t>(std::max(1, args.max_candidates));
+  o.repetitions = std::max(3, args.repetitions);
+  o.batch_size = std::max(1, args.batch);
+  std::signal(SIGINT, on_model_interrupt);
+  std::signal(SIGTERM, on_model_interrupt);
+  return o;
+}
+
+void add_run_options(CLI::App* cmd, ModelArgs& args) {
+  cmd->add_option("--function", args.function, "The model's entry function (default: the only exported one)");
+  cmd->add_option("--seed", args.seed, "Seed of the random inputs and the strategy (default 0)");
+  cmd->add_option("--repetitions", args.repetitions, "iree-benchmark-module repetitions per candidate: the samples (default 10)");
+  cmd->add_option("--batch", args.batch, "Dispatches per repetition of a dispatch benchmark (default 20)");
+  cmd->add_option("--device", args.device, "Device ordinal (default 0)");
+  cmd->add_option("--jobs", args.jobs, "iree-compile processes in parallel (default: one per core)");
+  cmd->add_option("--progress", args.progress, "auto, bar, json, none");
+  cmd->add_flag("--no-resume", args.no_resume, "Measure again what the database already has");
+}
+
+void print_profile(const iree::ModelProfile& p) {
+  std::printf("%s (%s) on %s: whole model %s\n", p.model.c_str(), p.function.c_str(), p.device.c_str(),
+              p.model_median_s ? (std::to_string(*p.model_median_s * 1e6).substr(0, 8) + " us").c_str() : "not timed");
+  std::printf("%-44s %-28s %-10s %-7s %s\n", "dispatch", "root", "time (us)", "share", "tunable");
+  for (const auto& d : p.dispatches)
+    std::printf("%-44s %-28s %-10s %5.1f%%  %s\n", d.name.substr(0, 44).c_str(), d.root.substr(0, 28).c_str(),
+                d.median_s ? std::to_string(*d.median_s * 1e6).substr(0, 8).c_str() : d.status.c_str(), 100 * d.share,
+                d.tunable ? "yes" : ("no: " + d.why_not.substr(0, 80)).c_str());
+}
+
+void print_tuning(const iree::ModelTuning& t) {
+  print_profile(t.profile);
+  for (const auto& d : t.dispatches) {
+    std::printf("%s: %zu candidates, %llu evaluated, %llu resumed in %.1f s; best %s", d.name.c_str(), d.candidates,
+                static_cast<unsigned long long>(d.summary.evaluated), static_cast<unsigned long long>(d.summary.resumed),
+                d.summary.wall_seconds, d.best_label.c_str());
+    if (d.default_s && d.best_s) std::printf(" %.1f us vs default %.1f us (%.2fx)", *d.best_s * 1e6, *d.default_s * 1e6, *d.default_s / *d.best_s);
+    std::printf("\n");
+  }
+  if (t.default_model_s) std::printf("whole model, default build: %.1f us\n", *t.default_model_s * 1e6);
+  if (t.tuned_model_s) std::printf("whole model, tuned build:   %.1f us (%.2fx)\n", *t.tuned_model_s * 1e6, *t.default_model_s / *t.tuned_model_s);
+  else if (!t.tuned_status.empty()) std::printf("tuned build: %s\n", t.tuned_status.c_str());
+  std::printf("%s; %.1f s in all\n", t.tuned_kept ? "the tuned build is the answer" : "the default build stays the answer", t.wall_seconds);
+}
 
 // The model compiled for the target in --out (or a new directory under /tmp).
 iree::CompiledModel compile_for(const ModelArgs& args, iree::IreeTools& tools_out) {
@@ -168,6 +256,45 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cand->add_option("--build", args->build, "Compile the first N candidates as dispatch benchmark modules (default 0)");
   cand->callback([&global, &handler, args] {
     handler = [&global, args]() -> int { return list_candidates(*args, global.json); };
+  });
+
+  CLI::App* prof = model->add_subcommand(
+      "profile", "Compile MODEL.mlir, time the whole model on random inputs and each dispatch alone on the GPU, ranked by "
+                 "share of time; every measurement recorded in the database");
+  add_common_options(prof, *args);
+  add_run_options(prof, *args);
+  prof->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      const iree::ModelSession session = open_session(*args);
+      const iree::ModelProfile p = iree::profile_model(session, run_options(*args, global));
+      if (global.json) print_json(p.to_json());
+      else print_profile(p);
+      return p.model_median_s ? kExitOk : kExitNoValidConfig;
+    };
+  });
+
+  CLI::App* tune = model->add_subcommand(
+      "tune", "Profile MODEL.mlir, tune its hottest matmul dispatches with IREE's own knobs (each candidate compiled, "
+              "verified against the default build and timed; resumable), rebuild the model with the winners and time "
+              "it against the default build; -o DIR writes the configurations and the iree-compile flags that apply them");
+  add_common_options(tune, *args);
+  add_run_options(tune, *args);
+  tune->add_option("--top", args->top, "Dispatches tuned, hottest first (default 5)");
+  tune->add_option("--max-candidates", args->max_candidates, "Candidates per dispatch, IREE's default included (default 32)");
+  tune->add_option("--strategy", args->strategy, "exhaustive (default: the ranked order), random or annealing");
+  tune->add_option("--max-evals", args->max_evals, "Per dispatch: stop after this many candidates");
+  tune->add_option("--max-time", args->max_time, "Per dispatch: stop after this many seconds");
+  tune->add_option("-o,--output", args->output, "Write the answer here: <dispatch>.mlir, flags.txt, compile.sh, tuned.vmfb, result.json");
+  tune->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      const iree::ModelSession session = open_session(*args);
+      const iree::ModelTuning t = iree::tune_model(session, run_options(*args, global));
+      if (!args->output.empty()) iree::write_tuning_output(session, t, args->output);
+      if (global.json) print_json(t.to_json());
+      else print_tuning(t);
+      if (tuner::interrupt_flag().load()) return kExitInterrupted;
+      return t.default_model_s ? kExitOk : kExitNoValidConfig;
+    };
   });
 }
 

@@ -16,35 +16,22 @@ nlohmann::json CandidateBuild::to_json() const {
   return j;
 }
 
-CandidateBuild build_candidate(const IreeTools& tools, const DumpedDispatch& dispatch, const Target& target,
-                               const MatmulCandidate& candidate, const fs::path& dir, double timeout_seconds) {
-  CandidateBuild b;
-  fs::create_directories(dir);
-  if (dispatch.benchmark.empty()) {
-    b.error = "the dump has no benchmark source for " + dispatch.name;
-    return b;
-  }
-  std::ifstream in(dispatch.configured, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  b.configured = dir / ("configured_" + dispatch.name + ".mlir");
-  try {
-    std::ofstream(b.configured, std::ios::binary) << apply_candidate(text.str(), dispatch.config, candidate);
-  } catch (const std::exception& e) {
-    b.error = e.what();
-    return b;
-  }
-  b.vmfb = dir / "dispatch.vmfb";
-  const fs::path dump = dir / "dump";
+SubstitutedCompile compile_substituted(const IreeTools& tools, const fs::path& source, const Target& target,
+                                       const std::vector<std::pair<std::string, fs::path>>& substitutions,
+                                       const fs::path& vmfb, const fs::path& dump_dir,
+                                       const std::vector<std::string>& extra_flags, double timeout_seconds) {
+  SubstitutedCompile c;
   std::error_code ec;
-  fs::remove_all(dump, ec);
-  b.command = {tools.compile.string(), dispatch.benchmark.string(), "-o", b.vmfb.string(),
-               "--iree-hal-dump-executable-files-to=" + dump.string(), substitution_flag(dispatch.name, b.configured)};
-  for (const std::string& f : target.compile_flags()) b.command.push_back(f);
+  fs::remove_all(dump_dir, ec);
+  c.command = {tools.compile.string(), source.string(), "-o", vmfb.string(),
+               "--iree-hal-dump-executable-files-to=" + dump_dir.string()};
+  for (const auto& [name, file] : substitutions) c.command.push_back(substitution_flag(name, file));
+  for (const std::string& f : target.compile_flags()) c.command.push_back(f);
+  for (const std::string& f : extra_flags) c.command.push_back(f);
   device::SubprocessOptions options;
   options.timeout_seconds = timeout_seconds;
-  const device::SubprocessResult r = device::run_subprocess(b.command, options);
-  b.seconds = r.seconds;
+  const device::SubprocessResult r = device::run_subprocess(c.command, options);
+  c.seconds = r.seconds;
   if (!r.succeeded()) {
     // IREE's first error line says what failed; the end of its output says where.
     const auto error_at = r.output.find("error:");
@@ -53,8 +40,44 @@ CandidateBuild build_candidate(const IreeTools& tools, const DumpedDispatch& dis
       const auto end = r.output.find('\n', error_at);
       first = r.output.substr(error_at, std::min<std::size_t>(end == std::string::npos ? r.output.size() : end, error_at + 600) - error_at);
     }
-    b.error = "iree-compile " + r.describe() + (first.empty() ? "" : ": " + first) + "\n" +
+    c.error = "iree-compile " + r.describe() + (first.empty() ? "" : ": " + first) + "\n" +
               (r.output.size() > 2000 ? "..." + r.output.substr(r.output.size() - 2000) : r.output);
+    return c;
+  }
+  c.ok = true;
+  return c;
+}
+
+void write_configured_candidate(const DumpedDispatch& dispatch, const MatmulCandidate& candidate, const fs::path& file) {
+  std::ifstream in(dispatch.configured, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::ofstream(file, std::ios::binary) << apply_candidate(text.str(), dispatch.config, candidate);
+}
+
+CandidateBuild build_candidate(const IreeTools& tools, const DumpedDispatch& dispatch, const Target& target,
+                               const MatmulCandidate& candidate, const fs::path& dir, double timeout_seconds) {
+  CandidateBuild b;
+  fs::create_directories(dir);
+  if (dispatch.benchmark.empty()) {
+    b.error = "the dump has no benchmark source for " + dispatch.name;
+    return b;
+  }
+  b.configured = dir / ("configured_" + dispatch.name + ".mlir");
+  try {
+    write_configured_candidate(dispatch, candidate, b.configured);
+  } catch (const std::exception& e) {
+    b.error = e.what();
+    return b;
+  }
+  b.vmfb = dir / "dispatch.vmfb";
+  const fs::path dump = dir / "dump";
+  const SubstitutedCompile c =
+      compile_substituted(tools, dispatch.benchmark, target, {{dispatch.name, b.configured}}, b.vmfb, dump, {}, timeout_seconds);
+  b.command = c.command;
+  b.seconds = c.seconds;
+  if (!c.ok) {
+    b.error = c.error;
     return b;
   }
   b.compiled_workgroup_size = compiled_workgroup_size(dump, dispatch.name);

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +28,25 @@ struct CandidateBuild {
   double seconds = 0;
   nlohmann::json to_json() const;
 };
+
+// One iree-compile of `source` for `target` with executables substituted ({executable name:
+// configured file}), the executables dumped to `dump_dir`. Never throws for a refused compile:
+// ok == false with IREE's first error line and the end of its output.
+struct SubstitutedCompile {
+  bool ok = false;
+  std::string error;
+  std::vector<std::string> command;
+  double seconds = 0;
+};
+SubstitutedCompile compile_substituted(const IreeTools& tools, const std::filesystem::path& source, const Target& target,
+                                       const std::vector<std::pair<std::string, std::filesystem::path>>& substitutions,
+                                       const std::filesystem::path& vmfb, const std::filesystem::path& dump_dir,
+                                       const std::vector<std::string>& extra_flags = {}, double timeout_seconds = 300);
+
+// Writes the configured source of `dispatch` with `candidate` applied to `file`. Throws
+// DispatchParseError when the source does not hold what the dispatch was parsed with.
+void write_configured_candidate(const DumpedDispatch& dispatch, const MatmulCandidate& candidate,
+                                const std::filesystem::path& file);
 
 // Builds `candidate` of `dispatch` (from a model compiled for `target`) in `dir`. Never throws
 // for a candidate IREE refuses: that is a build with ok == false and the tool's message.

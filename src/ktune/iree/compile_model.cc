@@ -44,13 +44,15 @@ std::string tail(const std::string& text, std::size_t max_chars = 4000) {
 
 std::vector<std::string> Target::compile_flags() const {
   if (device == "cuda") return {"--iree-hal-target-device=cuda", "--iree-cuda-target=" + chip};
+  if (device == "cpu")
+    return {"--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=" + chip};
   return {"--iree-hal-target-device=hip", "--iree-rocm-target=" + chip};
 }
 
 Target parse_target(const std::string& text) {
   const auto colon = text.find(':');
   if (colon == std::string::npos)
-    throw IreeError("target '" + text + "': expected DEVICE:CHIP, e.g. cuda:sm_80 or hip:gfx942");
+    throw IreeError("target '" + text + "': expected DEVICE:CHIP, e.g. cuda:sm_80, hip:gfx942 or cpu:host");
   Target t{text.substr(0, colon), text.substr(colon + 1)};
   if (t.device == "rocm") t.device = "hip";
   static const std::regex sm(R"(sm_\d+a?)"), gfx(R"(gfx[0-9a-f]+)");
@@ -58,8 +60,11 @@ Target parse_target(const std::string& text) {
     if (!std::regex_match(t.chip, sm)) throw IreeError("target '" + text + "': a CUDA chip is sm_NN (e.g. sm_80)");
   } else if (t.device == "hip") {
     if (!std::regex_match(t.chip, gfx)) throw IreeError("target '" + text + "': an AMD chip is gfxNNN (e.g. gfx942)");
+  } else if (t.device == "cpu") {
+    if (t.chip.empty() || t.chip.find_first_of(" =") != std::string::npos)
+      throw IreeError("target '" + text + "': a CPU is named as LLVM names it (host, generic, znver4 ...)");
   } else {
-    throw IreeError("target '" + text + "': unknown device '" + t.device + "' (cuda or hip)");
+    throw IreeError("target '" + text + "': unknown device '" + t.device + "' (cuda, hip or cpu)");
   }
   return t;
 }

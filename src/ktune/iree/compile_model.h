@@ -18,12 +18,18 @@ class IreeError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// "cuda:sm_80" or "hip:gfx942" (also "rocm:gfx942"): the HAL device and the chip.
+// "cuda:sm_80" or "hip:gfx942" (also "rocm:gfx942"), or "cpu:host" (IREE's llvm-cpu on the
+// local-task driver: what CI runs whole without a GPU): the HAL device and the chip.
 struct Target {
-  std::string device;  // "cuda" or "hip"
-  std::string chip;    // "sm_80", "gfx942"
+  std::string device;  // "cuda", "hip" or "cpu"
+  std::string chip;    // "sm_80", "gfx942", "host"
   std::string text() const { return device + ":" + chip; }
   std::vector<std::string> compile_flags() const;  // --iree-hal-target-device=..., --iree-cuda-target=...
+  // The runtime's --device for device `ordinal`: "cuda", "cuda://1", "hip", "local-task".
+  std::string runtime_device(int ordinal) const {
+    if (device == "cpu") return "local-task";
+    return device + (ordinal > 0 ? "://" + std::to_string(ordinal) : "");
+  }
 };
 // Throws IreeError naming what is wrong.
 Target parse_target(const std::string& text);

@@ -1,0 +1,182 @@
+#include "ktune/iree/dispatch_kind.h"
+
+#include <regex>
+
+#include "ktune/core/read_file.h"
+#include "ktune/core/sha256.h"
+#include "ktune/iree/candidate_compile.h"
+#include "ktune/iree/substitution.h"
+
+namespace ktune::iree {
+namespace fs = std::filesystem;
+
+std::string candidate_label(const MatmulKnobs& k) {
+  return k.mma_kind + "/sg" + std::to_string(k.subgroup_m) + "x" + std::to_string(k.subgroup_n) + "/wg" +
+         std::to_string(k.subgroups_m) + "x" + std::to_string(k.subgroups_n) + "/r" + std::to_string(k.reduction) + "/p" +
+         std::to_string(k.prefetch_stages);
+}
+
+std::string candidate_label(const MatmulCandidate& c) { return c.is_default ? "default" : candidate_label(c.knobs); }
+
+namespace {
+
+std::vector<space::Parameter> candidate_parameter(const std::vector<MatmulCandidate>& candidates) {
+  space::Parameter p{"candidate", {}, 0};
+  for (const auto& c : candidates) p.values.push_back(Value::string(candidate_label(c)));
+  return {p};
+}
+
+const DumpedDispatch& dispatch_at(const ModelSession& s, std::size_t index) {
+  if (index >= s.model.dispatches.size())
+    throw IreeError(s.model.model.string() + " has " + std::to_string(s.model.dispatches.size()) + " dispatches; there is no dispatch " +
+                    std::to_string(index));
+  return s.model.dispatches[index];
+}
+
+std::vector<MatmulCandidate> candidates_of(const DumpedDispatch& d, const DispatchKindOptions& o, CandidateSpaceSummary& summary) {
+  CandidateOptions co;
+  co.max_candidates = o.max_candidates;
+  auto c = matmul_candidates(d.config, co, &summary);
+  if (d.benchmark.empty()) throw IreeError("IREE's dump has no benchmark source for dispatch " + d.name);
+  if (c.empty()) {
+    if (!o.default_only_when_untunable) throw IreeError("dispatch " + d.name + " has no candidates: " + summary.unsupported);
+    MatmulCandidate only;  // IREE's configuration, timed as it is
+    only.is_default = true;
+    c.push_back(only);
+  }
+  return c;
+}
+
+device::CompileResult failed(std::string why, double seconds) {
+  device::CompileResult r;
+  r.ok = false;
+  r.log = std::move(why);
+  r.seconds = seconds;
+  return r;
+}
+
+}  // namespace
+
+DispatchKind::DispatchKind(const ModelSession& session, std::size_t index, const DispatchKindOptions& options)
+    : session_(session),
+      dispatch_(dispatch_at(session, index)),
+      options_(options),
+      candidates_(candidates_of(dispatch_, options, summary_)),
+      space_(candidate_parameter(candidates_), {}) {
+  for (std::size_t i = 0; i < candidates_.size(); ++i) by_label_[candidate_label(candidates_[i])] = i;
+  const auto text = read_file(dispatch_.benchmark);
+  std::smatch m;
+  if (!text || !std::regex_search(*text, m, std::regex(R"(util\.func public @([^\s(]+)\()")))
+    throw IreeError(dispatch_.benchmark.string() + ": no exported benchmark function");
+  benchmark_function_ = m[1].str();
+}
+
+const MatmulCandidate& DispatchKind::candidate(const Config& config) const {
+  const auto it = config.find("candidate");
+  if (it == config.end() || !it->second.is_string()) throw std::out_of_range("config has no candidate: " + config_key(config));
+  return candidates_.at(by_label_.at(it->second.as_string()));
+}
+
+fs::path DispatchKind::candidate_dir(const MatmulCandidate& c) const {
+  return session_.work_dir / "candidates" / dispatch_.name / sha256_hex(candidate_label(c)).substr(0, 16);
+}
+
+db::KernelRecord DispatchKind::kernel_record() const {
+  // The dispatch as IREE configured it, by this IREE, for this target: a new IREE or a changed
+  // model is a new kernel.
+  const std::string configured = read_file(dispatch_.configured).value_or("");
+  return {0, sha256_hex(configured + "|" + session_.tools.version + "|" + session_.model.target.text()), dispatch_.name,
+          "iree-dispatch", dispatch_.configured.string()};
+}
+
+db::ProblemRecord DispatchKind::problem_record() const {
+  const auto mnk = dispatch_.config.matmul_mnk();
+  nlohmann::json sizes = nlohmann::json::object();
+  if (mnk) sizes = {{"M", (*mnk)[0]}, {"N", (*mnk)[1]}, {"K", (*mnk)[2]}};
+  nlohmann::json spec = {{"model", session_.model.model.string()}, {"model_sha256", session_.model_hash},
+                         {"dispatch", dispatch_.name},           {"target", session_.model.target.text()},
+                         {"function", session_.function.name},  {"iree", session_.tools.version},
+                         {"candidates", summary_.to_json()}};
+  return {0, sha256_hex(session_.model_hash + "|" + dispatch_.name + "|" + session_.model.target.text() + "|" + session_.function.name),
+          session_.model.model.stem().string() + ":" + dispatch_.name, sizes, spec};
+}
+
+std::string DispatchKind::source_label() const { return session_.model.model.string() + "#" + dispatch_.name; }
+
+std::optional<device::CompileResult> DispatchKind::compile_reference(const std::string&) {
+  if (!options_.verify) return std::nullopt;
+  device::CompileResult r;  // the default build, compiled when the session opened
+  r.ok = true;
+  r.artifact = session_.model.vmfb;
+  r.resources = {{"model_vmfb", session_.model.vmfb.string()}};
+  return r;
+}
+
+device::CompileResult DispatchKind::compile(const Config& config, const std::string&) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const MatmulCandidate* c = nullptr;
+  try {
+    c = &candidate(config);
+  } catch (const std::exception& e) {
+    return failed(std::string("not a candidate of ") + dispatch_.name + ": " + e.what(), 0);
+  }
+  const fs::path dir = candidate_dir(*c);
+  fs::create_directories(dir);
+  device::CompileResult r;
+  r.cache_key = dir.filename().string();
+  r.artifact = dir;
+  r.resources = {{"knobs", c->knobs.to_json()}, {"score", c->score}, {"workgroup", c->workgroup},
+                 {"workgroup_size", c->workgroup_size}, {"default", c->is_default}};
+  fs::path dispatch_vmfb = dir / "dispatch.vmfb", model_vmfb = session_.model.vmfb;
+  if (c->is_default) {
+    // IREE's own configuration: its benchmark source as dumped, nothing substituted.
+    const SubstitutedCompile b = compile_substituted(session_.tools, dispatch_.benchmark, session_.model.target, {}, dispatch_vmfb,
+                                                     dir / "dump", session_.extra_flags);
+    if (!b.ok) return failed("the default configuration's benchmark does not compile: " + b.error, elapsed());
+  } else {
+    const CandidateBuild b = build_candidate(session_.tools, dispatch_, session_.model.target, *c, dir);
+    if (!b.ok) return failed(b.error, elapsed());
+    r.resources["configured"] = b.configured.string();
+    if (b.compiled_workgroup_size) r.resources["compiled_workgroup_size"] = *b.compiled_workgroup_size;
+    model_vmfb = dir / "model.vmfb";
+    const SubstitutedCompile m = compile_substituted(session_.tools, session_.model.model, session_.model.target,
+                                                     {{dispatch_.name, b.configured}}, model_vmfb, dir / "model-dump", session_.extra_flags);
+    if (!m.ok) return failed("the model does not compile with the candidate substituted: " + m.error, elapsed());
+    const auto wg = compiled_workgroup_size(dir / "model-dump", dispatch_.name);
+    if (wg && *wg != c->workgroup_size)
+      return failed("in the whole model IREE compiled a workgroup of " + std::to_string(*wg) + " threads, the candidate asks for " +
+                        std::to_string(c->workgroup_size) + ": the substitution did not take",
+                    elapsed());
+  }
+  r.resources["dispatch_vmfb"] = dispatch_vmfb.string();
+  r.resources["model_vmfb"] = model_vmfb.string();
+  r.ok = true;
+  r.seconds = elapsed();
+  return r;
+}
+
+nlohmann::json DispatchKind::evaluation_request(const Request& q) const {
+  IreeEvaluationRequest r = session_.request_base(q.device);
+  r.work_dir = q.artifact->artifact.string();
+  r.model_vmfb = q.artifact->resources.value("model_vmfb", "");
+  if (q.reference && *q.reference) r.reference_vmfb = (*q.reference)->artifact.string();
+  r.benchmark_vmfb = q.artifact->resources.value("dispatch_vmfb", "");
+  r.benchmark_function = benchmark_function_;
+  r.batch_size = options_.batch_size;
+  r.policy = q.policy;
+  return r.to_json();
+}
+
+double DispatchKind::call_timeout(const measure::Policy& policy, bool computes_reference) const {
+  // Two tool runs (verify, benchmark) of at most 120 s each, the reference's on the first call.
+  return 2 * 120.0 + policy.timeout_seconds + (computes_reference ? 120.0 : 0.0);
+}
+
+std::optional<double> DispatchKind::flop_count(const Config&) const {
+  const auto mnk = dispatch_.config.matmul_mnk();
+  if (!mnk) return std::nullopt;
+  return 2.0 * static_cast<double>((*mnk)[0]) * static_cast<double>((*mnk)[1]) * static_cast<double>((*mnk)[2]);
+}
+
+}  // namespace ktune::iree

@@ -1,0 +1,78 @@
+#pragma once
+// One dispatch of an IREE model as a kind of candidate for ktune's tuning loop. Its space is the
+// dispatch's ranked candidate configurations (matmul_candidates.h, IREE's default first) as one
+// parameter, "candidate", whose values read like "NV_MMA_SYNC_F32_16x8x16_F16/sg4x4/wg2x2/r2/p2"
+// ("default" for IREE's own);
+// every strategy of search/ walks it. A candidate compiles (on the tuner's compile pool) to two
+// modules: the dispatch's standalone benchmark with the candidate substituted (what is timed)
+// and the whole model with it substituted (what is verified against the default build on the
+// session's random inputs). Both builds must show the candidate's workgroup size.
+
+#include <map>
+
+#include "ktune/iree/matmul_candidates.h"
+#include "ktune/iree/model_session.h"
+#include "ktune/tuner/candidate_kind.h"
+
+namespace ktune::iree {
+
+struct DispatchKindOptions {
+  std::size_t max_candidates = 32;  // including the default
+  int batch_size = 20;              // dispatches per benchmark repetition
+  spec::TuneSettings tune;          // strategy "exhaustive" by default (ranked order)
+  measure::Policy policy;           // min_samples = repetitions; min_seconds spread over them
+  bool verify = true;               // false: timed only (a profile of the defaults)
+  // A dispatch without candidates (not a matmul IREE configured with an MMA intrinsic) gets a
+  // space of its default alone instead of an error (a profile times every dispatch).
+  bool default_only_when_untunable = false;
+};
+
+// The label of a candidate: its knobs, without characters config keys use; IREE's own
+// configuration is "default".
+std::string candidate_label(const MatmulKnobs& knobs);
+std::string candidate_label(const MatmulCandidate& candidate);
+
+class DispatchKind : public tuner::CandidateKind {
+ public:
+  // Throws IreeError when the dispatch is not one ktune has candidates for (why, from
+  // matmul_candidates) or has no benchmark source in the dump.
+  DispatchKind(const ModelSession& session, std::size_t dispatch_index, const DispatchKindOptions& options);
+
+  const space::SearchSpace& space() const override { return space_; }
+  db::KernelRecord kernel_record() const override;
+  db::ProblemRecord problem_record() const override;
+  spec::TuneSettings settings() const override { return options_.tune; }
+  measure::Policy policy() const override { return options_.policy; }
+  std::string source_label() const override;
+  std::string backend_name() const override { return session_.model.target.device; }
+
+  std::optional<device::CompileResult> compile_reference(const std::string& target) override;
+  device::CompileResult compile(const Config& config, const std::string& target) override;
+  device::ScreenResult screen(device::Backend&, int, const Config&, const device::CompileResult&) override { return {}; }
+  nlohmann::json evaluation_request(const Request& request) const override;
+  double call_timeout(const measure::Policy& policy, bool computes_reference) const override;
+  std::optional<double> flop_count(const Config& config) const override;
+  std::optional<double> byte_count(const Config&) const override { return std::nullopt; }
+
+  const DumpedDispatch& dispatch() const { return dispatch_; }
+  const std::vector<MatmulCandidate>& candidates() const { return candidates_; }
+  const CandidateSpaceSummary& space_summary() const { return summary_; }
+  // The candidate a config names (std::out_of_range for one not in the space).
+  const MatmulCandidate& candidate(const Config& config) const;
+  // Where a candidate is built (its configured source is configured_<dispatch>.mlir there).
+  std::filesystem::path candidate_dir(const MatmulCandidate& candidate) const;
+  std::string benchmark_function() const { return benchmark_function_; }
+  bool tunable() const { return summary_.unsupported.empty(); }
+
+ private:
+  const ModelSession& session_;
+  DumpedDispatch dispatch_;
+  DispatchKindOptions options_;
+  CandidateSpaceSummary summary_;
+  std::vector<MatmulCandidate> candidates_;
+  std::map<std::string, std::size_t> by_label_;
+  space::SearchSpace space_;
+  std::string benchmark_function_;
+};
+
+}  // namespace ktune::iree

@@ -1,0 +1,266 @@
+#include "ktune/iree/model_tuning.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+
+#include "ktune/db/export.h"
+#include "ktune/iree/dispatch_kind.h"
+#include "ktune/iree/model_build_kind.h"
+
+namespace ktune::iree {
+namespace fs = std::filesystem;
+
+namespace {
+
+double since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string root_of(const DumpedDispatch& d) {
+  if (const auto mnk = d.config.matmul_mnk())
+    return "matmul " + std::to_string((*mnk)[0]) + "x" + std::to_string((*mnk)[1]) + "x" + std::to_string((*mnk)[2]);
+  return d.config.lowering_configs.empty() ? "?" : d.config.lowering_configs.front().op;
+}
+
+measure::Policy benchmark_policy(const ModelRunOptions& o) {
+  measure::Policy p;
+  p.min_samples = o.repetitions;
+  p.min_seconds = 0.2;  // spread over the repetitions: ~20 ms each
+  p.racing = false;     // IREE's tool runs every repetition it is asked for
+  p.warmup_seconds = 0.05;
+  return p;
+}
+
+// One session of `kind` evaluating exactly `configs` (no search), through the tuning loop.
+tuner::TuneSummary run_fixed(tuner::CandidateKind& kind, const ModelRunOptions& o, std::vector<Config> configs,
+                             const std::string& label) {
+  tuner::TuneOptions t = o.tune;
+  t.fixed_configs = std::move(configs);
+  t.session_label = label;
+  t.confirm = 0;
+  t.max_evaluations.reset();
+  t.max_seconds.reset();
+  return tuner::run_tuning(kind, t);
+}
+
+std::optional<double> ok_median(const tuner::TuneSummary& s, const Config& config) {
+  const std::string key = config_key(config);
+  for (const auto& r : s.results)
+    if (r.config_key == key && r.status == db::Status::Ok && r.median_s) return r.median_s;
+  return std::nullopt;
+}
+
+}  // namespace
+
+nlohmann::json ModelProfile::to_json() const {
+  nlohmann::json d = nlohmann::json::array();
+  for (const auto& p : dispatches) {
+    nlohmann::json j = {{"name", p.name}, {"root", p.root}, {"tunable", p.tunable}, {"status", p.status},
+                        {"share", p.share}, {"result_id", p.result_id}};
+    j["median_s"] = p.median_s ? nlohmann::json(*p.median_s) : nlohmann::json(nullptr);
+    if (!p.why_not.empty()) j["why_not_tunable"] = p.why_not;
+    d.push_back(j);
+  }
+  return {{"model", model}, {"target", target}, {"function", function}, {"device", device},
+          {"model_median_s", model_median_s ? nlohmann::json(*model_median_s) : nlohmann::json(nullptr)},
+          {"dispatches", d}, {"wall_seconds", wall_seconds}};
+}
+
+ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  ModelProfile p;
+  p.model = session.model.model.string();
+  p.target = session.model.target.text();
+  p.function = session.function.name;
+  ModelBuildKind builds(session, {{"default", {}}}, benchmark_policy(o));
+  const tuner::TuneSummary whole = run_fixed(builds, o, {ModelBuildKind::config_for("default")}, "model profile");
+  p.device = whole.device.name;
+  p.model_median_s = ok_median(whole, ModelBuildKind::config_for("default"));
+  double total = 0;
+  for (std::size_t i = 0; i < session.model.dispatches.size(); ++i) {
+    const DumpedDispatch& d = session.model.dispatches[i];
+    DispatchProfile dp;
+    dp.name = d.name;
+    dp.root = root_of(d);
+    if (d.benchmark.empty()) {
+      dp.status = "no benchmark source in IREE's dump";
+      p.dispatches.push_back(dp);
+      continue;
+    }
+    DispatchKindOptions ko;
+    ko.max_candidates = o.max_candidates;
+    ko.batch_size = o.batch_size;
+    ko.policy = benchmark_policy(o);
+    ko.verify = false;  // IREE's own configuration: nothing to compare it with
+    ko.default_only_when_untunable = true;
+    DispatchKind kind(session, i, ko);
+    dp.tunable = kind.tunable();
+    dp.why_not = kind.space_summary().unsupported;
+    const tuner::TuneSummary s = run_fixed(kind, o, {{{"candidate", Value::string("default")}}}, "model profile");
+    if (!s.results.empty()) {
+      dp.status = std::string(db::to_string(s.results.front().status));
+      dp.result_id = s.results.front().id;
+      if (s.results.front().status != db::Status::Ok) dp.why_not = s.results.front().error;
+    }
+    dp.median_s = ok_median(s, {{"candidate", Value::string("default")}});
+    if (dp.median_s) total += *dp.median_s;
+    p.dispatches.push_back(dp);
+  }
+  for (auto& d : p.dispatches)
+    if (d.median_s && total > 0) d.share = *d.median_s / total;
+  std::stable_sort(p.dispatches.begin(), p.dispatches.end(),
+                   [](const DispatchProfile& a, const DispatchProfile& b) { return a.median_s.value_or(-1) > b.median_s.value_or(-1); });
+  p.wall_seconds = since(start);
+  return p;
+}
+
+nlohmann::json DispatchTuning::to_json() const {
+  nlohmann::json j = {{"name", name}, {"candidates", candidates}, {"best", best_label},
+                      {"evaluated", summary.evaluated}, {"resumed", summary.resumed}, {"by_status", summary.by_status},
+                      {"wall_seconds", summary.wall_seconds}, {"stop_reason", summary.stop_reason},
+                      {"session_id", summary.session_id}, {"phase_totals", summary.phase_totals}};
+  j["default_s"] = default_s ? nlohmann::json(*default_s) : nlohmann::json(nullptr);
+  j["best_s"] = best_s ? nlohmann::json(*best_s) : nlohmann::json(nullptr);
+  if (default_s && best_s && *best_s > 0) j["speedup"] = *default_s / *best_s;
+  if (!configured.empty()) j["configured"] = configured.string();
+  return j;
+}
+
+nlohmann::json ModelTuning::to_json() const {
+  nlohmann::json d = nlohmann::json::array();
+  for (const auto& t : dispatches) d.push_back(t.to_json());
+  nlohmann::json subs = nlohmann::json::object();
+  for (const auto& [name, file] : substitutions) subs[name] = file.string();
+  nlohmann::json j = {{"profile", profile.to_json()}, {"dispatches", d}, {"substitutions", subs},
+                      {"compile_flags", compile_flags}, {"tuned_status", tuned_status}, {"tuned_kept", tuned_kept},
+                      {"wall_seconds", wall_seconds}};
+  j["default_model_s"] = default_model_s ? nlohmann::json(*default_model_s) : nlohmann::json(nullptr);
+  j["tuned_model_s"] = tuned_model_s ? nlohmann::json(*tuned_model_s) : nlohmann::json(nullptr);
+  if (default_model_s && tuned_model_s && *tuned_model_s > 0) j["model_speedup"] = *default_model_s / *tuned_model_s;
+  return j;
+}
+
+namespace {
+
+// The best verified candidate of one dispatch's results, measured in this session or before
+// (the database holds both); the default wins ties and anything within noise (1%).
+void pick_winner(const DispatchKind& kind, const db::Database&, DispatchTuning& t) {
+  std::optional<double> best;
+  std::string best_label;
+  for (const auto& r : t.summary.results) {
+    if (r.status != db::Status::Ok || !r.median_s) continue;
+    const std::string label = r.config.value("candidate", "");
+    if (label == "default") t.default_s = r.median_s;
+    if (!best || *r.median_s < *best) best = r.median_s, best_label = label;
+  }
+  if (t.summary.best && t.summary.best->median_s && (!best || *t.summary.best->median_s < *best)) {
+    best = t.summary.best->median_s;
+    best_label = t.summary.best->config.value("candidate", "");
+  }
+  t.best_s = best;
+  t.best_label = best_label.empty() ? "default" : best_label;
+  if (!t.default_s || !best || *best > *t.default_s * 0.99) {
+    t.best_label = "default";
+    t.best_s = t.default_s;
+    return;
+  }
+  const MatmulCandidate& c = kind.candidate({{"candidate", Value::string(t.best_label)}});
+  t.configured = kind.candidate_dir(c) / ("configured_" + kind.dispatch().name + ".mlir");
+}
+
+}  // namespace
+
+ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  ModelTuning m;
+  m.profile = profile_model(session, o);
+  std::size_t tuned = 0;
+  for (const DispatchProfile& dp : m.profile.dispatches) {
+    if (tuned >= o.top || tuner::interrupt_flag().load()) break;
+    if (!dp.tunable || !dp.median_s || dp.share < o.min_share) continue;
+    std::size_t index = 0;
+    while (session.model.dispatches[index].name != dp.name) ++index;
+    DispatchKindOptions ko;
+    ko.max_candidates = o.max_candidates;
+    ko.batch_size = o.batch_size;
+    ko.policy = benchmark_policy(o);
+    ko.tune.strategy = "exhaustive";  // the ranked order, the default first
+    DispatchKind kind(session, index, ko);
+    DispatchTuning t;
+    t.name = dp.name;
+    t.candidates = kind.candidates().size();
+    tuner::TuneOptions to = o.tune;
+    to.confirm = 0;  // every candidate already gets the same repetitions
+    to.session_label = "model tune";
+    t.summary = tuner::run_tuning(kind, to);
+    db::Database database(o.tune.db_path.empty() ? db::Database::default_path() : o.tune.db_path);
+    pick_winner(kind, database, t);
+    // A default measured in an earlier session (resumed) is the database's.
+    if (!t.default_s)
+      for (const auto& r : database.results_for(t.summary.device.id, t.summary.kernel.id, t.summary.problem.id))
+        if (r.config.value("candidate", "") == "default" && r.status == db::Status::Ok) t.default_s = r.median_s;
+    if (t.default_s && t.best_label != "default" && t.best_s && *t.best_s > *t.default_s * 0.99) t.best_label = "default", t.configured.clear();
+    if (!t.configured.empty()) m.substitutions.push_back({t.name, t.configured});
+    m.dispatches.push_back(std::move(t));
+    ++tuned;
+  }
+  // The merged answer, rebuilt whole and timed against the default build in one session.
+  std::vector<ModelBuild> builds = {{"default", {}}};
+  std::vector<Config> configs = {ModelBuildKind::config_for("default")};
+  if (!m.substitutions.empty()) {
+    builds.push_back({"tuned", m.substitutions});
+    configs.push_back(ModelBuildKind::config_for("tuned"));
+  }
+  ModelRunOptions final_options = o;
+  final_options.repetitions = std::max(o.repetitions, 20);
+  ModelBuildKind kind(session, builds, benchmark_policy(final_options));
+  const tuner::TuneSummary s = run_fixed(kind, final_options, configs, "model tune: default vs tuned");
+  m.default_model_s = ok_median(s, configs.front());
+  if (configs.size() > 1) {
+    for (const auto& r : s.results)
+      if (r.config_key == config_key(configs.back())) m.tuned_status = std::string(db::to_string(r.status)) + (r.error.empty() ? "" : ": " + r.error);
+    m.tuned_model_s = ok_median(s, configs.back());
+    m.tuned_kept = m.tuned_model_s && m.default_model_s && *m.tuned_model_s < *m.default_model_s;
+  }
+  if (!m.tuned_kept) m.substitutions.clear();  // the default build stays the answer
+  for (const std::string& f : session.model.target.compile_flags()) m.compile_flags.push_back(f);
+  for (const auto& [name, file] : m.substitutions) m.compile_flags.push_back("--iree-hal-substitute-executable-configuration=" + name + "=" + file.string());
+  m.wall_seconds = since(start);
+  return m;
+}
+
+void write_tuning_output(const ModelSession& session, const ModelTuning& t, const fs::path& dir) {
+  fs::create_directories(dir);
+  std::vector<std::string> flags = session.model.target.compile_flags();
+  for (const auto& [name, file] : t.substitutions) {
+    fs::copy_file(file, dir / (name + ".mlir"), fs::copy_options::overwrite_existing);
+    flags.push_back("--iree-hal-substitute-executable-configuration=" + name + "=" + name + ".mlir");
+  }
+  for (const std::string& f : session.extra_flags) flags.push_back(f);
+  std::ofstream(dir / "flags.txt") << [&] {
+    std::string s;
+    for (const auto& f : flags) s += f + "\n";
+    return s;
+  }();
+  std::ofstream sh(dir / "compile.sh");
+  sh << "#!/bin/sh\n# The model compiled with ktune's tuned dispatch configurations (written by ktune model tune).\n"
+     << "# Usage: compile.sh MODEL.mlir OUT.vmfb   (IREE_COMPILE=path/to/iree-compile to choose the compiler)\n"
+     << "set -e\nhere=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n"
+     << "exec \"${IREE_COMPILE:-iree-compile}\" \"$1\" -o \"$2\"";
+  for (const auto& f : flags) {
+    const auto eq = f.rfind('=');
+    if (f.rfind("--iree-hal-substitute-executable-configuration=", 0) == 0)
+      sh << " \\\n  \"" << f.substr(0, eq + 1) << "$here/" << f.substr(eq + 1) << "\"";
+    else
+      sh << " \\\n  '" << f << "'";
+  }
+  sh << "\n";
+  sh.close();
+  fs::permissions(dir / "compile.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add);
+  const fs::path tuned = session.work_dir / "builds" / "tuned" / "model.vmfb";
+  if (t.tuned_kept && fs::exists(tuned)) fs::copy_file(tuned, dir / "tuned.vmfb", fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "result.json") << t.to_json().dump(1) << "\n";
+}
+
+}  // namespace ktune::iree

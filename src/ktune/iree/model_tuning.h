@@ -1,0 +1,80 @@
+#pragma once
+// `ktune model profile` and `ktune model tune`: the SHARK Tuner workflow on ktune's one path.
+// Profile: the default build timed whole (ModelBuildKind) and each dispatch's default timed
+// alone (DispatchKind with its default only), every measurement a result in the database.
+// Tune: the hottest tunable dispatches each tuned as a session of DispatchKind (any strategy,
+// resumable, IREE's default as candidate 0), the winners merged into one substitution set, the
+// model rebuilt with it and timed against the default build in one session; the pick keeps the
+// default wherever a candidate did not beat it.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/iree/model_session.h"
+#include "ktune/tuner/tuner.h"
+
+namespace ktune::iree {
+
+struct ModelRunOptions {
+  tuner::TuneOptions tune;  // db, worker, devices, progress, strategy, budgets (per dispatch)
+  std::size_t top = 5;                // dispatches tuned
+  std::size_t max_candidates = 32;    // per dispatch, the default included
+  int batch_size = 20;
+  int repetitions = 10;               // benchmark repetitions per candidate (samples)
+  double min_share = 0.0;             // dispatches below this share of the profile are not tuned
+};
+
+struct DispatchProfile {
+  std::string name, root;  // root: "matmul 2048x10240x1280" or the op
+  bool tunable = false;
+  std::string why_not;     // why it has no candidates
+  std::optional<double> median_s;
+  std::string status;      // the result's status
+  double share = 0;        // of the dispatches' summed time
+  std::int64_t result_id = 0;
+};
+
+struct ModelProfile {
+  std::string model, target, function, device;
+  std::optional<double> model_median_s;  // the whole default build, on random inputs
+  std::vector<DispatchProfile> dispatches;  // by time, slowest first
+  double wall_seconds = 0;
+  nlohmann::json to_json() const;
+};
+
+ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& options);
+
+struct DispatchTuning {
+  std::string name;
+  std::size_t candidates = 0;
+  tuner::TuneSummary summary;
+  std::optional<double> default_s, best_s;
+  std::string best_label;       // "default" when IREE's own won
+  std::filesystem::path configured;  // the winner's configured source (empty: default)
+  nlohmann::json to_json() const;
+};
+
+struct ModelTuning {
+  ModelProfile profile;
+  std::vector<DispatchTuning> dispatches;
+  std::optional<double> default_model_s, tuned_model_s;
+  std::string tuned_status;  // the tuned build's verification/measurement status
+  bool tuned_kept = false;   // the tuned build is faster and verified: it is the answer
+  std::vector<std::pair<std::string, std::filesystem::path>> substitutions;  // the answer
+  std::vector<std::string> compile_flags;  // iree-compile flags that apply it (absolute paths)
+  double wall_seconds = 0;
+  nlohmann::json to_json() const;
+};
+
+ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& options);
+
+// Writes the answer to `dir`: each winner's configured source (<dispatch>.mlir), flags.txt (the
+// iree-compile flags, substitution paths relative to `dir`), compile.sh (cd there and compile
+// the model with them), tuned.vmfb when one was built, and result.json.
+void write_tuning_output(const ModelSession& session, const ModelTuning& tuning, const std::filesystem::path& dir);
+
+}  // namespace ktune::iree
