@@ -330,4 +330,52 @@ TEST_F(E2EModel, BadInputIsAClearError) {
   EXPECT_NE(r.err.find("has 2 dispatch(es); --dispatch 7 is not one"), std::string::npos) << r.err;
 }
 
+// The whole model loop on IREE's CPU target (llvm-cpu on local-task), which CI can run without a
+// GPU: profile (the model timed whole and each dispatch alone, verified, recorded), then tune
+// (no CPU dispatch is a TileAndFuse matmul, so nothing is substituted: the answer is the default
+// build, timed again) with -o, whose compile.sh must compile the model with the real IREE.
+TEST_F(E2EModel, ProfileAndTuneOnTheCpuTarget) {
+  const std::string model = (kSource / "examples" / "iree" / "matmul_32x2048x1024_f16.mlir").string();
+  CommandResult p = ktune("--json model profile " + model + " --target cpu:host --repetitions 3 --out " + shell_quote((dir_ / "work").string()));
+  ASSERT_EQ(p.code, 0) << p.err << p.out;
+  const nlohmann::json profile = p.json();
+  EXPECT_GT(profile["model_median_s"].get<double>(), 0);
+  ASSERT_EQ(profile["dispatches"].size(), 1u);
+  EXPECT_GT(profile["dispatches"][0]["median_s"].get<double>(), 0);
+  EXPECT_EQ(profile["dispatches"][0]["status"], "ok");
+  EXPECT_FALSE(profile["dispatches"][0]["tunable"].get<bool>());
+
+  CommandResult t = ktune("--json model tune " + model + " --target cpu:host --repetitions 3 --out " + shell_quote((dir_ / "work").string()) +
+                          " -o " + shell_quote((dir_ / "tuned").string()));
+  ASSERT_EQ(t.code, 0) << t.err << t.out;
+  const nlohmann::json tuning = t.json();
+  EXPECT_GT(tuning["default_model_s"].get<double>(), 0);
+  EXPECT_FALSE(tuning["tuned_kept"].get<bool>());
+  EXPECT_TRUE(tuning["substitutions"].empty());
+  EXPECT_NE(slurp(dir_ / "tuned" / "flags.txt").find("--iree-hal-local-target-device-backends=llvm-cpu"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(slurp(dir_ / "tuned" / "result.json")).contains("profile"));
+
+  // Every measurement is a result in the database: whole-model and dispatch timings, twice each.
+  CommandResult results = ktune("--json results");
+  ASSERT_EQ(results.code, 0) << results.err;
+  EXPECT_GE(results.json().size(), 4u) << results.out;
+
+  const fs::path compile = kSource / ".venv" / "bin" / "iree-compile";
+  if (fs::exists(compile)) {
+    CommandResult c = run_command("IREE_COMPILE=" + shell_quote(compile.string()) + " sh " + shell_quote((dir_ / "tuned" / "compile.sh").string()) + " " + shell_quote(model) +
+                                      " " + shell_quote((dir_ / "out.vmfb").string()),
+                                  dir_);
+    EXPECT_EQ(c.code, 0) << c.err << c.out;
+    EXPECT_TRUE(fs::is_regular_file(dir_ / "out.vmfb"));
+  }
+}
+
+TEST_F(E2EModel, ProfileWithoutTheRuntimeOrWithAWrongFunctionSaysWhy) {
+  const std::string model = (kSource / "examples" / "iree" / "matmul_32x2048x1024_f16.mlir").string();
+  CommandResult r = ktune("model profile " + model + " --target cpu:host --function nope --out " + shell_quote((dir_ / "work").string()));
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("no function @nope"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("exported: matmul"), std::string::npos) << r.err;
+}
+
 }  // namespace

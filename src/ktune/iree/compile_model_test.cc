@@ -1,6 +1,8 @@
 #include "ktune/iree/compile_model.h"
 
 #include "ktune/iree/candidate_compile.h"
+#include "ktune/iree/dispatch_kind.h"
+#include "ktune/iree/model_session.h"
 #include "ktune/iree/matmul_candidates.h"
 
 #include <gtest/gtest.h>
@@ -141,6 +143,52 @@ TEST(IreeTools, AMissingDirectorySaysHowToInstall) {
   EXPECT_EQ(parse_compiler_version("IREE compiler version 3.13.0rc20261016 @ 89ece87b\n  LLVM version 24"),
             (std::pair<std::string, std::string>{"3.13.0rc20261016", "89ece87b"}));
   EXPECT_FALSE(parse_compiler_version("clang version 19"));
+}
+
+// The compile side of DispatchKind, as the tuning loop's compile pool calls it: IREE's default
+// builds its dispatch benchmark alone; a candidate builds the benchmark and the whole model with
+// the candidate substituted, and both show its workgroup size.
+TEST_F(CompileModel, DispatchKindBuildsWhatTheWorkerRuns) {
+  ModelSessionOptions so;
+  so.seed = 3;
+  const ModelSession session =
+      open_model_session(tools_, kSource / "examples/iree/mlp_block_f16.mlir", parse_target("cuda:sm_80"), out_ / "session", so);
+  ASSERT_EQ(session.function.name, "mlp");
+  ASSERT_EQ(session.inputs.size(), 5u);
+  EXPECT_EQ(session.function.outputs.at(0).shape, (std::vector<std::int64_t>{512, 1024}));
+  DispatchKindOptions ko;
+  ko.max_candidates = 4;
+  DispatchKind kind(session, 1, ko);
+  ASSERT_EQ(kind.space().size(), 4u);
+  EXPECT_EQ(kind.space().at(0).at("candidate").as_string(), "default");
+  EXPECT_TRUE(kind.tunable());
+  EXPECT_EQ(kind.flop_count({}), 2.0 * 512 * 1024 * 4096);
+
+  const device::CompileResult def = kind.compile(kind.space().at(0), "");
+  ASSERT_TRUE(def.ok) << def.log;
+  EXPECT_EQ(def.resources["model_vmfb"], session.model.vmfb.string());  // the default is the reference build
+  EXPECT_TRUE(fs::is_regular_file(def.resources["dispatch_vmfb"].get<std::string>()));
+  const device::CompileResult cand = kind.compile(kind.space().at(1), "");
+  ASSERT_TRUE(cand.ok) << cand.log;
+  EXPECT_TRUE(fs::is_regular_file(cand.resources["model_vmfb"].get<std::string>()));
+  EXPECT_NE(cand.resources["model_vmfb"], session.model.vmfb.string());
+  EXPECT_EQ(cand.resources["compiled_workgroup_size"], cand.resources["workgroup_size"]);
+
+  const std::optional<device::CompileResult> reference = kind.compile_reference("");
+  const Config config = kind.space().at(1);
+  tuner::CandidateKind::Request q;
+  q.config = &config;
+  q.artifact = &cand;
+  q.reference = &reference;
+  const nlohmann::json request = kind.evaluation_request(q);
+  EXPECT_EQ(request["op"], kIreeEvaluateOp);
+  EXPECT_EQ(request["reference_vmfb"], session.model.vmfb.string());
+  EXPECT_EQ(request["batch_size"], 20);
+  EXPECT_EQ(request["inputs"].size(), 5u);
+
+  const device::CompileResult bad = kind.compile({{"candidate", Value::string("no-such")}}, "");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.log.find("not a candidate of mlp_dispatch_1"), std::string::npos) << bad.log;
 }
 
 }  // namespace
