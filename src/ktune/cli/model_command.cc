@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 struct ModelArgs {
   std::string model, target = "cuda:sm_80", iree_tools, out;
   std::vector<std::string> flags;
-  int dispatch = 0, max_candidates = 32, build = 0;
+  int dispatch = 0, max_candidates = 32, max_objects = 8, build = 0;
   // profile / tune
   std::string function, output, strategy, progress = "auto";
   int top = 5, repetitions = 10, batch = 20, device = 0, jobs = 0;
@@ -66,6 +66,7 @@ iree::ModelRunOptions run_options(const ModelArgs& args, const GlobalOptions& gl
   o.tune.seed = static_cast<std::uint64_t>(args.seed);
   o.top = static_cast<std::size_t>(std::max(0, args.top));
   o.max_candidates = static_cast<std::size_t>(std::max(1, args.max_candidates));
+  o.max_object_candidates = static_cast<std::size_t>(std::max(0, args.max_objects));
   o.repetitions = std::max(3, args.repetitions);
   o.batch_size = std::max(1, args.batch);
   std::signal(SIGINT, on_model_interrupt);
@@ -97,7 +98,7 @@ void print_profile(const iree::ModelProfile& p) {
 void print_tuning(const iree::ModelTuning& t) {
   print_profile(t.profile);
   for (const auto& d : t.dispatches) {
-    std::printf("%s: %zu candidates, %llu evaluated, %llu resumed in %.1f s; best %s", d.name.c_str(), d.candidates,
+    std::printf("%s: %zu candidates (%zu of them ktune kernels), %llu evaluated, %llu resumed in %.1f s; best %s", d.name.c_str(), d.candidates, d.object_candidates,
                 static_cast<unsigned long long>(d.summary.evaluated), static_cast<unsigned long long>(d.summary.resumed),
                 d.summary.wall_seconds, d.best_label.c_str());
     if (d.default_s && d.best_s) std::printf(" %.1f us vs default %.1f us (%.2fx)", *d.best_s * 1e6, *d.default_s * 1e6, *d.default_s / *d.best_s);
@@ -274,13 +275,16 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   });
 
   CLI::App* tune = model->add_subcommand(
-      "tune", "Profile MODEL.mlir, tune its hottest matmul dispatches with IREE's own knobs (each candidate compiled, "
+      "tune", "Profile MODEL.mlir, tune its hottest matmul dispatches with IREE's own knobs and ktune's generated kernels "
+              "as executable objects (each candidate compiled, "
               "verified against the default build and timed; resumable), rebuild the model with the winners and time "
               "it against the default build; -o DIR writes the configurations and the iree-compile flags that apply them");
   add_common_options(tune, *args);
   add_run_options(tune, *args);
   tune->add_option("--top", args->top, "Dispatches tuned, hottest first (default 5)");
-  tune->add_option("--max-candidates", args->max_candidates, "Candidates per dispatch, IREE's default included (default 32)");
+  tune->add_option("--max-candidates", args->max_candidates, "Candidates per dispatch in IREE's knobs, IREE's default included (default 32)");
+  tune->add_option("--max-objects", args->max_objects,
+                   "Per GEMM dispatch: ktune's generated kernels substituted as the dispatch's executable object (default 8; 0: none)");
   tune->add_option("--strategy", args->strategy, "exhaustive (default: the ranked order), random or annealing");
   tune->add_option("--max-evals", args->max_evals, "Per dispatch: stop after this many candidates");
   tune->add_option("--max-time", args->max_time, "Per dispatch: stop after this many seconds");

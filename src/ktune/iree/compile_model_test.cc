@@ -4,6 +4,7 @@
 #include "ktune/iree/dispatch_kind.h"
 #include "ktune/iree/model_session.h"
 #include "ktune/iree/matmul_candidates.h"
+#include "ktune/core/read_file.h"
 
 #include <gtest/gtest.h>
 
@@ -158,6 +159,7 @@ TEST_F(CompileModel, DispatchKindBuildsWhatTheWorkerRuns) {
   EXPECT_EQ(session.function.outputs.at(0).shape, (std::vector<std::int64_t>{512, 1024}));
   DispatchKindOptions ko;
   ko.max_candidates = 4;
+  ko.max_object_candidates = 0;
   DispatchKind kind(session, 1, ko);
   ASSERT_EQ(kind.space().size(), 4u);
   EXPECT_EQ(kind.space().at(0).at("candidate").as_string(), "default");
@@ -189,6 +191,35 @@ TEST_F(CompileModel, DispatchKindBuildsWhatTheWorkerRuns) {
   const device::CompileResult bad = kind.compile({{"candidate", Value::string("no-such")}}, "");
   EXPECT_FALSE(bad.ok);
   EXPECT_NE(bad.log.find("not a candidate of mlp_dispatch_1"), std::string::npos) << bad.log;
+}
+
+// ktune's generated kernel as the executable of the MLP's first dispatch (matmul + bias + relu):
+// compiled by NVRTC to PTX for sm_80, substituted into the dispatch's benchmark and the model,
+// and IREE's build holds it (the PTX IREE dumps declares the kernel's workgroup size).
+TEST_F(CompileModel, DispatchKindBuildsKtuneKernelsAsTheExecutableObject) {
+  if (!cuda::NvrtcCompiler::load()) GTEST_SKIP() << "NVRTC is not installed: " << cuda::NvrtcCompiler::load().error;
+  const ModelSession session =
+      open_model_session(tools_, kSource / "examples/iree/mlp_block_f16.mlir", parse_target("cuda:sm_80"), out_ / "session", {});
+  DispatchKindOptions ko;
+  ko.max_candidates = 2;
+  ko.max_object_candidates = 3;
+  DispatchKind kind(session, 0, ko);
+  ASSERT_TRUE(kind.gemm()) << kind.objects_unsupported();
+  EXPECT_TRUE(kind.gemm()->problem.bias);
+  ASSERT_EQ(kind.object_candidates().size(), 3u);
+  ASSERT_EQ(kind.space().size(), 5u);
+  const Config config = kind.space().at(2);
+  ASSERT_NE(kind.object_candidate(config), nullptr);
+  EXPECT_EQ(kind.object_candidate(kind.space().at(1)), nullptr);
+  const device::CompileResult built = kind.compile(config, "");
+  ASSERT_TRUE(built.ok) << built.log;
+  const fs::path exe = built.resources["executable"].get<std::string>();
+  EXPECT_EQ(exe, kind.substitution_file(config.at("candidate").as_string()));
+  const std::string ptx = read_file(exe.parent_path() / "kernel.ptx").value_or("");
+  EXPECT_NE(ptx.find(".entry " + kind.dispatch().config.export_name), std::string::npos);
+  EXPECT_TRUE(fs::is_regular_file(built.resources["model_vmfb"].get<std::string>()));
+  EXPECT_TRUE(fs::is_regular_file(built.resources["dispatch_vmfb"].get<std::string>()));
+  EXPECT_GT(built.resources["build"]["ptxas"]["registers"].get<int>(), 0);
 }
 
 }  // namespace

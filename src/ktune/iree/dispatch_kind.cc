@@ -20,9 +20,11 @@ std::string candidate_label(const MatmulCandidate& c) { return c.is_default ? "d
 
 namespace {
 
-std::vector<space::Parameter> candidate_parameter(const std::vector<MatmulCandidate>& candidates) {
+std::vector<space::Parameter> candidate_parameter(const std::vector<MatmulCandidate>& candidates,
+                                                 const std::vector<ObjectCandidate>& objects) {
   space::Parameter p{"candidate", {}, 0};
   for (const auto& c : candidates) p.values.push_back(Value::string(candidate_label(c)));
+  for (const auto& o : objects) p.values.push_back(Value::string(o.label));
   return {p};
 }
 
@@ -39,13 +41,14 @@ std::vector<MatmulCandidate> candidates_of(const DumpedDispatch& d, const Dispat
   auto c = matmul_candidates(d.config, co, &summary);
   if (d.benchmark.empty()) throw IreeError("IREE's dump has no benchmark source for dispatch " + d.name);
   if (c.empty()) {
-    if (!o.default_only_when_untunable) throw IreeError("dispatch " + d.name + " has no candidates: " + summary.unsupported);
-    MatmulCandidate only;  // IREE's configuration, timed as it is
+    MatmulCandidate only;  // IREE's configuration, timed as it is (and the objects' baseline)
     only.is_default = true;
     c.push_back(only);
   }
   return c;
 }
+
+std::string read_text(const fs::path& file) { return read_file(file).value_or(""); }
 
 device::CompileResult failed(std::string why, double seconds) {
   device::CompileResult r;
@@ -61,9 +64,25 @@ DispatchKind::DispatchKind(const ModelSession& session, std::size_t index, const
     : session_(session),
       dispatch_(dispatch_at(session, index)),
       options_(options),
-      candidates_(candidates_of(dispatch_, options, summary_)),
-      space_(candidate_parameter(candidates_), {}) {
+      candidates_(candidates_of(dispatch_, options, summary_)) {
+  const DispatchGemmResult g = recognize_dispatch_gemm(dispatch_.config, read_text(dispatch_.configured));
+  gemm_ = g.gemm;
+  objects_unsupported_ = g.unsupported;
+  if (gemm_) objects_ = iree::object_candidates(*gemm_, dispatch_.config, options.max_object_candidates, &objects_unsupported_);
+  if (!objects_.empty()) {
+    auto loaded = cuda::NvrtcCompiler::load();
+    if (loaded) {
+      nvrtc_ = loaded.value;
+    } else {
+      objects_.clear();
+      objects_unsupported_ = "NVRTC is not available to compile ktune's kernels: " + loaded.error;
+    }
+  }
+  if (!tunable() && !options.default_only_when_untunable)
+    throw IreeError("dispatch " + dispatch_.name + " has no candidates: " + summary_.unsupported + "; ktune's kernels: " + objects_unsupported_);
+  space_.emplace(candidate_parameter(candidates_, objects_), std::vector<space::Constraint>{});
   for (std::size_t i = 0; i < candidates_.size(); ++i) by_label_[candidate_label(candidates_[i])] = i;
+  for (std::size_t i = 0; i < objects_.size(); ++i) by_label_[objects_[i].label] = candidates_.size() + i;
   const auto text = read_file(dispatch_.benchmark);
   std::smatch m;
   if (!text || !std::regex_search(*text, m, std::regex(R"(util\.func public @([^\s(]+)\()")))
@@ -77,8 +96,22 @@ const MatmulCandidate& DispatchKind::candidate(const Config& config) const {
   return candidates_.at(by_label_.at(it->second.as_string()));
 }
 
-fs::path DispatchKind::candidate_dir(const MatmulCandidate& c) const {
-  return session_.work_dir / "candidates" / dispatch_.name / sha256_hex(candidate_label(c)).substr(0, 16);
+const ObjectCandidate* DispatchKind::object_candidate(const Config& config) const {
+  const auto it = config.find("candidate");
+  if (it == config.end() || !it->second.is_string()) return nullptr;
+  const auto at = by_label_.find(it->second.as_string());
+  if (at == by_label_.end() || at->second < candidates_.size()) return nullptr;
+  return &objects_[at->second - candidates_.size()];
+}
+
+fs::path DispatchKind::candidate_dir(const std::string& label) const {
+  return session_.work_dir / "candidates" / dispatch_.name / sha256_hex(label).substr(0, 16);
+}
+
+fs::path DispatchKind::substitution_file(const std::string& label) const {
+  if (label == "default") return {};
+  if (label.rfind("ktune/", 0) == 0) return candidate_dir(label) / "executable.mlir";
+  return candidate_dir(label) / ("configured_" + dispatch_.name + ".mlir");
 }
 
 db::KernelRecord DispatchKind::kernel_record() const {
@@ -115,13 +148,14 @@ std::optional<device::CompileResult> DispatchKind::compile_reference(const std::
 device::CompileResult DispatchKind::compile(const Config& config, const std::string&) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  if (const ObjectCandidate* object = object_candidate(config)) return compile_object(*object);
   const MatmulCandidate* c = nullptr;
   try {
     c = &candidate(config);
   } catch (const std::exception& e) {
     return failed(std::string("not a candidate of ") + dispatch_.name + ": " + e.what(), 0);
   }
-  const fs::path dir = candidate_dir(*c);
+  const fs::path dir = candidate_dir(candidate_label(*c));
   fs::create_directories(dir);
   device::CompileResult r;
   r.cache_key = dir.filename().string();
@@ -147,6 +181,36 @@ device::CompileResult DispatchKind::compile(const Config& config, const std::str
     if (wg && *wg != c->workgroup_size)
       return failed("in the whole model IREE compiled a workgroup of " + std::to_string(*wg) + " threads, the candidate asks for " +
                         std::to_string(c->workgroup_size) + ": the substitution did not take",
+                    elapsed());
+  }
+  r.resources["dispatch_vmfb"] = dispatch_vmfb.string();
+  r.resources["model_vmfb"] = model_vmfb.string();
+  r.ok = true;
+  r.seconds = elapsed();
+  return r;
+}
+
+device::CompileResult DispatchKind::compile_object(const ObjectCandidate& c) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const fs::path dir = candidate_dir(c.label);
+  const ObjectBuild object = write_object_candidate(dispatch_, *gemm_, c, dir, *nvrtc_);
+  if (!object.ok) return failed(object.error, elapsed());
+  device::CompileResult r;
+  r.cache_key = dir.filename().string();
+  r.artifact = dir;
+  r.resources = {{"object", c.to_json()}, {"build", object.resources}, {"executable", object.executable.string()}};
+  const std::vector<std::pair<std::string, fs::path>> substitution = {{dispatch_.name, object.executable}};
+  const fs::path dispatch_vmfb = dir / "dispatch.vmfb", model_vmfb = dir / "model.vmfb";
+  const int threads = object.resources.value("threads", 0);
+  for (const auto& [source, vmfb, dump] : {std::tuple{dispatch_.benchmark, dispatch_vmfb, dir / "dump"},
+                                           std::tuple{session_.model.model, model_vmfb, dir / "model-dump"}}) {
+    const SubstitutedCompile b = compile_substituted(session_.tools, source, session_.model.target, substitution, vmfb, dump, session_.extra_flags);
+    if (!b.ok) return failed("IREE does not take ktune's kernel as the executable of " + dispatch_.name + ": " + b.error, elapsed());
+    const auto wg = compiled_workgroup_size(dump, dispatch_.name);
+    if (!wg || *wg != threads)
+      return failed("the build of " + source.filename().string() + " does not hold ktune's kernel (" + std::to_string(threads) +
+                        " threads): the substitution did not take",
                     elapsed());
   }
   r.resources["dispatch_vmfb"] = dispatch_vmfb.string();

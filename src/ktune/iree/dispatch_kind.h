@@ -2,14 +2,20 @@
 // One dispatch of an IREE model as a kind of candidate for ktune's tuning loop. Its space is the
 // dispatch's ranked candidate configurations (matmul_candidates.h, IREE's default first) as one
 // parameter, "candidate", whose values read like "NV_MMA_SYNC_F32_16x8x16_F16/sg4x4/wg2x2/r2/p2"
-// ("default" for IREE's own);
+// ("default" for IREE's own), then, for a dispatch that is a GEMM ktune's generated kernels
+// compute (dispatch_gemm.h), those kernels as the dispatch's executable object
+// ("ktune/128x128x32/w2x2/s3/g8/b1", generated_object.h): one space, one loop, two families;
 // every strategy of search/ walks it. A candidate compiles (on the tuner's compile pool) to two
 // modules: the dispatch's standalone benchmark with the candidate substituted (what is timed)
 // and the whole model with it substituted (what is verified against the default build on the
 // session's random inputs). Both builds must show the candidate's workgroup size.
 
 #include <map>
+#include <memory>
 
+#include "ktune/device/cuda/nvrtc.h"
+#include "ktune/iree/dispatch_gemm.h"
+#include "ktune/iree/generated_object.h"
 #include "ktune/iree/matmul_candidates.h"
 #include "ktune/iree/model_session.h"
 #include "ktune/tuner/candidate_kind.h"
@@ -17,7 +23,8 @@
 namespace ktune::iree {
 
 struct DispatchKindOptions {
-  std::size_t max_candidates = 32;  // including the default
+  std::size_t max_candidates = 32;  // IREE's knobs, including the default
+  std::size_t max_object_candidates = 8;  // ktune's generated kernels (0: none)
   int batch_size = 20;              // dispatches per benchmark repetition
   spec::TuneSettings tune;          // strategy "exhaustive" by default (ranked order)
   measure::Policy policy;           // min_samples = repetitions; min_seconds spread over them
@@ -38,7 +45,7 @@ class DispatchKind : public tuner::CandidateKind {
   // matmul_candidates) or has no benchmark source in the dump.
   DispatchKind(const ModelSession& session, std::size_t dispatch_index, const DispatchKindOptions& options);
 
-  const space::SearchSpace& space() const override { return space_; }
+  const space::SearchSpace& space() const override { return *space_; }
   db::KernelRecord kernel_record() const override;
   db::ProblemRecord problem_record() const override;
   spec::TuneSettings settings() const override { return options_.tune; }
@@ -48,6 +55,8 @@ class DispatchKind : public tuner::CandidateKind {
 
   std::optional<device::CompileResult> compile_reference(const std::string& target) override;
   device::CompileResult compile(const Config& config, const std::string& target) override;
+  // The two builds of a candidate: the dispatch's benchmark and the whole model, substituted.
+  device::CompileResult compile_object(const ObjectCandidate& candidate);
   device::ScreenResult screen(device::Backend&, int, const Config&, const device::CompileResult&) override { return {}; }
   nlohmann::json evaluation_request(const Request& request) const override;
   double call_timeout(const measure::Policy& policy, bool computes_reference) const override;
@@ -56,13 +65,22 @@ class DispatchKind : public tuner::CandidateKind {
 
   const DumpedDispatch& dispatch() const { return dispatch_; }
   const std::vector<MatmulCandidate>& candidates() const { return candidates_; }
+  const std::vector<ObjectCandidate>& object_candidates() const { return objects_; }
+  // Why the dispatch has no object candidates ("" when it has).
+  const std::string& objects_unsupported() const { return objects_unsupported_; }
+  const std::optional<DispatchGemm>& gemm() const { return gemm_; }
   const CandidateSpaceSummary& space_summary() const { return summary_; }
-  // The candidate a config names (std::out_of_range for one not in the space).
+  // The candidate a config names (std::out_of_range for one not in the space, or for an object
+  // candidate: see object_candidate).
   const MatmulCandidate& candidate(const Config& config) const;
+  // The object candidate a config names, or null when it names one of IREE's configurations.
+  const ObjectCandidate* object_candidate(const Config& config) const;
   // Where a candidate is built (its configured source is configured_<dispatch>.mlir there).
-  std::filesystem::path candidate_dir(const MatmulCandidate& candidate) const;
+  std::filesystem::path candidate_dir(const std::string& label) const;
+  // The file that substitutes the candidate a label names into a build (empty for "default").
+  std::filesystem::path substitution_file(const std::string& label) const;
   std::string benchmark_function() const { return benchmark_function_; }
-  bool tunable() const { return summary_.unsupported.empty(); }
+  bool tunable() const { return candidates_.size() + objects_.size() > 1; }
 
  private:
   const ModelSession& session_;
@@ -70,8 +88,12 @@ class DispatchKind : public tuner::CandidateKind {
   DispatchKindOptions options_;
   CandidateSpaceSummary summary_;
   std::vector<MatmulCandidate> candidates_;
-  std::map<std::string, std::size_t> by_label_;
-  space::SearchSpace space_;
+  std::optional<DispatchGemm> gemm_;
+  std::vector<ObjectCandidate> objects_;
+  std::string objects_unsupported_;
+  std::shared_ptr<const cuda::NvrtcCompiler> nvrtc_;
+  std::map<std::string, std::size_t> by_label_;  // IREE candidates 0..n-1, objects n..
+  std::optional<space::SearchSpace> space_;  // built once the families are known
   std::string benchmark_function_;
 };
 

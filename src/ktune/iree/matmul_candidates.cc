@@ -16,6 +16,8 @@ int element_bytes(const std::string& type) {
   return 4;
 }
 
+}  // namespace
+
 int multiprocessors_of(const std::string& arch) {
   static const std::map<std::string, int> known = {{"sm_80", 108}, {"sm_86", 84},  {"sm_89", 128},
                                                    {"sm_90", 132}, {"sm_90a", 132}, {"gfx90a", 110},
@@ -23,6 +25,8 @@ int multiprocessors_of(const std::string& arch) {
   const auto it = known.find(arch);
   return it == known.end() ? 100 : it->second;
 }
+
+namespace {
 
 std::optional<std::int64_t> pipeline_option(const ConfiguredDispatch& d, const std::string& key) {
   if (!d.translation) return std::nullopt;

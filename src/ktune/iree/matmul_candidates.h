@@ -66,6 +66,9 @@ struct CandidateOptions {
   int multiprocessors = 0;          // 0: from the arch (sm_80 108, sm_90 132, gfx942 304, ...)
 };
 
+// Multiprocessors (SMs, CUs) of a target arch for the models' wave counts; 100 when unknown.
+int multiprocessors_of(const std::string& arch);
+
 // IREE's configuration as knobs, when the root op is a contraction IREE configured with an MMA
 // intrinsic (TileAndFuse); nullopt otherwise.
 std::optional<MatmulKnobs> default_knobs(const ConfiguredDispatch& dispatch);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "ktune/core/read_file.h"
 #include "ktune/db/export.h"
 #include "ktune/iree/dispatch_kind.h"
 #include "ktune/iree/model_build_kind.h"
@@ -90,13 +91,14 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
     }
     DispatchKindOptions ko;
     ko.max_candidates = o.max_candidates;
+    ko.max_object_candidates = o.max_object_candidates;
     ko.batch_size = o.batch_size;
     ko.policy = benchmark_policy(o);
     ko.verify = false;  // IREE's own configuration: nothing to compare it with
     ko.default_only_when_untunable = true;
     DispatchKind kind(session, i, ko);
     dp.tunable = kind.tunable();
-    dp.why_not = kind.space_summary().unsupported;
+    if (!dp.tunable) dp.why_not = kind.space_summary().unsupported + "; ktune's kernels: " + kind.objects_unsupported();
     const tuner::TuneSummary s = run_fixed(kind, o, {{{"candidate", Value::string("default")}}}, "model profile");
     if (!s.results.empty()) {
       dp.status = std::string(db::to_string(s.results.front().status));
@@ -116,7 +118,7 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
 }
 
 nlohmann::json DispatchTuning::to_json() const {
-  nlohmann::json j = {{"name", name}, {"candidates", candidates}, {"best", best_label},
+  nlohmann::json j = {{"name", name}, {"candidates", candidates}, {"object_candidates", object_candidates}, {"best", best_label},
                       {"evaluated", summary.evaluated}, {"resumed", summary.resumed}, {"by_status", summary.by_status},
                       {"wall_seconds", summary.wall_seconds}, {"stop_reason", summary.stop_reason},
                       {"session_id", summary.session_id}, {"phase_totals", summary.phase_totals}};
@@ -124,6 +126,7 @@ nlohmann::json DispatchTuning::to_json() const {
   j["best_s"] = best_s ? nlohmann::json(*best_s) : nlohmann::json(nullptr);
   if (default_s && best_s && *best_s > 0) j["speedup"] = *default_s / *best_s;
   if (!configured.empty()) j["configured"] = configured.string();
+  if (!objects_unsupported.empty()) j["objects_unsupported"] = objects_unsupported;
   return j;
 }
 
@@ -165,8 +168,7 @@ void pick_winner(const DispatchKind& kind, const db::Database&, DispatchTuning& 
     t.best_s = t.default_s;
     return;
   }
-  const MatmulCandidate& c = kind.candidate({{"candidate", Value::string(t.best_label)}});
-  t.configured = kind.candidate_dir(c) / ("configured_" + kind.dispatch().name + ".mlir");
+  t.configured = kind.substitution_file(t.best_label);
 }
 
 }  // namespace
@@ -183,13 +185,16 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
     while (session.model.dispatches[index].name != dp.name) ++index;
     DispatchKindOptions ko;
     ko.max_candidates = o.max_candidates;
+    ko.max_object_candidates = o.max_object_candidates;
     ko.batch_size = o.batch_size;
     ko.policy = benchmark_policy(o);
     ko.tune.strategy = "exhaustive";  // the ranked order, the default first
     DispatchKind kind(session, index, ko);
     DispatchTuning t;
     t.name = dp.name;
-    t.candidates = kind.candidates().size();
+    t.candidates = kind.candidates().size() + kind.object_candidates().size();
+    t.object_candidates = kind.object_candidates().size();
+    t.objects_unsupported = kind.objects_unsupported();
     tuner::TuneOptions to = o.tune;
     to.confirm = 0;  // every candidate already gets the same repetitions
     to.session_label = "model tune";
@@ -233,10 +238,24 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
 void write_tuning_output(const ModelSession& session, const ModelTuning& t, const fs::path& dir) {
   fs::create_directories(dir);
   std::vector<std::string> flags = session.model.target.compile_flags();
+  bool objects = false;
   for (const auto& [name, file] : t.substitutions) {
-    fs::copy_file(file, dir / (name + ".mlir"), fs::copy_options::overwrite_existing);
+    const fs::path ptx = file.parent_path() / "kernel.ptx";
+    if (file.filename() == "executable.mlir" && fs::exists(ptx)) {
+      // ktune's kernel: the executable names its PTX by an absolute path; the copy names it
+      // relative to the object search path (this directory).
+      fs::copy_file(ptx, dir / (name + ".ptx"), fs::copy_options::overwrite_existing);
+      std::string text = read_file(file).value_or("");
+      const std::string absolute = "path = \"" + fs::absolute(ptx).string() + "\"";
+      if (const auto at = text.find(absolute); at != std::string::npos) text.replace(at, absolute.size(), "path = \"" + name + ".ptx\"");
+      std::ofstream(dir / (name + ".mlir"), std::ios::binary) << text;
+      objects = true;
+    } else {
+      fs::copy_file(file, dir / (name + ".mlir"), fs::copy_options::overwrite_existing);
+    }
     flags.push_back("--iree-hal-substitute-executable-configuration=" + name + "=" + name + ".mlir");
   }
+  if (objects) flags.push_back("--iree-hal-executable-object-search-path=.");
   for (const std::string& f : session.extra_flags) flags.push_back(f);
   std::ofstream(dir / "flags.txt") << [&] {
     std::string s;
@@ -252,6 +271,8 @@ void write_tuning_output(const ModelSession& session, const ModelTuning& t, cons
     const auto eq = f.rfind('=');
     if (f.rfind("--iree-hal-substitute-executable-configuration=", 0) == 0)
       sh << " \\\n  \"" << f.substr(0, eq + 1) << "$here/" << f.substr(eq + 1) << "\"";
+    else if (f.rfind("--iree-hal-executable-object-search-path=", 0) == 0)
+      sh << " \\\n  \"" << f.substr(0, eq + 1) << "$here\"";
     else
       sh << " \\\n  '" << f << "'";
   }

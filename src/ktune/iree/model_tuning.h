@@ -22,7 +22,8 @@ namespace ktune::iree {
 struct ModelRunOptions {
   tuner::TuneOptions tune;  // db, worker, devices, progress, strategy, budgets (per dispatch)
   std::size_t top = 5;                // dispatches tuned
-  std::size_t max_candidates = 32;    // per dispatch, the default included
+  std::size_t max_candidates = 32;    // per dispatch, IREE's knobs, the default included
+  std::size_t max_object_candidates = 8;  // per dispatch, ktune's generated kernels
   int batch_size = 20;
   int repetitions = 10;               // benchmark repetitions per candidate (samples)
   double min_share = 0.0;             // dispatches below this share of the profile are not tuned
@@ -50,11 +51,13 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
 
 struct DispatchTuning {
   std::string name;
-  std::size_t candidates = 0;
+  std::size_t candidates = 0;         // both families
+  std::size_t object_candidates = 0;  // of them, ktune's generated kernels
+  std::string objects_unsupported;    // why the dispatch has none of ktune's kernels
   tuner::TuneSummary summary;
   std::optional<double> default_s, best_s;
   std::string best_label;       // "default" when IREE's own won
-  std::filesystem::path configured;  // the winner's configured source (empty: default)
+  std::filesystem::path configured;  // the winner's substitution file (empty: default)
   nlohmann::json to_json() const;
 };
 

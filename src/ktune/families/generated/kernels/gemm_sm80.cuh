@@ -307,7 +307,10 @@ __device__ __forceinline__ void kt80_finish_quad(const KtuneGemmParams& p, int b
   }
 }
 
-extern "C" __global__ void KT80_LAUNCH_BOUNDS ktune_gemm_sm80(const __grid_constant__ KtuneGemmParams p) {
+// The kernel body, shared by the entry below and by entries with other ABIs (the IREE
+// executable object that iree/generated_object.cc emits defines KT80_NO_DEFAULT_ENTRY and
+// calls it with a parameter block of compile-time constants and its bindings).
+static __device__ __forceinline__ void kt80_gemm(const KtuneGemmParams& p) {
   extern __shared__ __align__(128) unsigned char kt80_smem[];
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31;
@@ -489,5 +492,9 @@ extern "C" __global__ void KT80_LAUNCH_BOUNDS ktune_gemm_sm80(const __grid_const
     __syncwarp();
   }
 }
+
+#ifndef KT80_NO_DEFAULT_ENTRY
+extern "C" __global__ void KT80_LAUNCH_BOUNDS ktune_gemm_sm80(const __grid_constant__ KtuneGemmParams p) { kt80_gemm(p); }
+#endif
 
 #endif  // KTUNE_GEMM_SM80_CUH

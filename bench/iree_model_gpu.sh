@@ -1,0 +1,47 @@
+#!/bin/bash
+# Issue 10 on the lent GPU: `ktune model tune` on the IREE examples, end to end (profile, tune the
+# hottest dispatches through the tuning loop, rebuild, time the whole model against IREE's
+# default build in the same session), plus torch.matmul on the seed shapes in the same run.
+# Everything it needs is carried in .carry/iree_model (bench/iree_model_prepare.sh makes it):
+# the static ktune, IREE's runtime tools and iree-compile with libIREECompiler.so (xz).
+#   bench/iree_model_gpu.sh OUT "MODEL[:TOP[:MAXCAND]] ..."
+# Writes OUT/<model>.json (ktune's --json answer), OUT/<model>.progress, OUT/<model>_tuned/,
+# OUT/torch.json, OUT/model.db.
+set -u
+OUT=${1:?usage: iree_model_gpu.sh OUT "MODEL[:TOP[:MAXCAND]] ..."}
+MODELS=${2:-matmul_2048x10240x1280_f16:1:32}
+C=.carry/iree_model
+T=/tmp/ktune_iree_tools
+mkdir -p "$OUT" "$T"
+if [ ! -x "$T/iree-compile" ]; then
+  cp "$C"/tools/* "$T"/ && chmod +x "$T"/*
+  python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
+    "$C/libIREECompiler.so.xz" "$T/libIREECompiler.so"
+fi
+K="$C/ktune"
+"$K" --json devices > "$OUT/devices.json" 2>&1
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.csv" 2>&1
+for spec in $MODELS; do
+  IFS=: read -r name top maxc <<< "$spec"
+  start=$(date +%s.%N)
+  "$K" --db "$OUT/model.db" --json model tune "examples/iree/$name.mlir" --target cuda:sm_80 --iree-tools "$T" \
+    --out "/tmp/ktune_work/$name" --top "${top:-5}" --max-candidates "${maxc:-32}" -o "$OUT/${name}_tuned" \
+    --progress json > "$OUT/$name.json" 2> "$OUT/$name.progress"
+  echo "$name rc=$? wall=$(python3 -c "import time; print(round(time.time() - $start, 1))") s"
+  rm -f "$OUT/${name}_tuned/tuned.vmfb"  # large; rebuilt from flags.txt
+done
+python3 - "$OUT/torch.json" <<'PY'
+import json, sys
+try:
+    import torch
+    from triton.testing import do_bench
+    res = {"device": torch.cuda.get_device_name()}
+    for m, n, k in [(2048, 10240, 1280), (32, 2048, 1024), (512, 4096, 1024), (512, 1024, 4096)]:
+        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+        res[f"{m}x{n}x{k}"] = do_bench(lambda: a @ b, return_mode="median") * 1e-3
+except Exception as e:  # noqa: BLE001
+    res = {"error": repr(e)}
+json.dump(res, open(sys.argv[1], "w"), indent=1)
+PY
+cat "$OUT/torch.json"

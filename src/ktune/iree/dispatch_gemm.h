@@ -1,0 +1,41 @@
+#pragma once
+// Which IREE dispatches are a GEMM that ktune's own generated kernels compute, read from the
+// dispatch's configured source: the root contraction (a linalg.generic with 2-D or batched
+// 3-D operands whose body multiplies and accumulates, into a zero-filled accumulator) and at
+// most one elementwise consumer fused after it, in the order the generated kernels apply
+// them: + bias (a vector along N), + a matrix of the output's shape (beta = 1), max(x, 0), a
+// cast to the output type. Anything else (other ops, dynamic shapes, push constants, an
+// epilogue in another order) makes the dispatch unsupported, with the reason.
+//
+// The answer maps every binding of the dispatch's ABI to its role, so an executable object
+// can take the bindings in IREE's order (generated_object.h).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/iree/configured_dispatch.h"
+
+namespace ktune::iree {
+
+enum class GemmRole { A, B, Bias, C, D };
+std::string role_name(GemmRole role);  // "a", "b", "bias", "c", "d"
+
+struct DispatchGemm {
+  gemm::GemmProblem problem;
+  std::vector<GemmRole> bindings;  // role of binding 0, 1, ... in the dispatch's layout
+  nlohmann::json to_json() const;
+};
+
+struct DispatchGemmResult {
+  std::optional<DispatchGemm> gemm;
+  std::string unsupported;  // why not, when gemm is empty
+};
+
+// Reads `text` (the configured_*.mlir that `dispatch` was parsed from).
+DispatchGemmResult recognize_dispatch_gemm(const ConfiguredDispatch& dispatch, const std::string& text);
+
+}  // namespace ktune::iree
