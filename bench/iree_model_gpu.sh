@@ -18,7 +18,11 @@ if [ ! -x "$T/iree-compile" ]; then
   python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
     "$C/libIREECompiler.so.xz" "$T/libIREECompiler.so"
 fi
-K="$C/ktune"
+K=/tmp/ktune_iree_tools/ktune
+if [ ! -x "$K" ]; then
+  python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$C/ktune.xz" "$K"
+  chmod +x "$K"
+fi
 "$K" --json devices > "$OUT/devices.json" 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.csv" 2>&1
 for spec in $MODELS; do
@@ -28,6 +32,12 @@ for spec in $MODELS; do
     --out "/tmp/ktune_work/$name" --top "${top:-5}" --max-candidates "${maxc:-32}" -o "$OUT/${name}_tuned" \
     --progress json > "$OUT/$name.json" 2> "$OUT/$name.progress"
   echo "$name rc=$? wall=$(python3 -c "import time; print(round(time.time() - $start, 1))") s"
+  # The -o answer as a user applies it: compile.sh with the carried iree-compile.
+  if [ -x "$OUT/${name}_tuned/compile.sh" ]; then
+    IREE_COMPILE="$T/iree-compile" "$OUT/${name}_tuned/compile.sh" "examples/iree/$name.mlir" "/tmp/${name}_recompiled.vmfb" \
+      > "$OUT/${name}_recompile.log" 2>&1
+    echo "$name compile.sh rc=$?"
+  fi
   rm -f "$OUT/${name}_tuned/tuned.vmfb"  # large; rebuilt from flags.txt
 done
 python3 - "$OUT/torch.json" <<'PY'

@@ -12,6 +12,7 @@
 #include "ktune/cli/common.h"
 #include "ktune/iree/candidate_compile.h"
 #include "ktune/iree/compile_model.h"
+#include "ktune/iree/dispatch_gemm.h"
 #include "ktune/iree/matmul_candidates.h"
 #include "ktune/iree/model_tuning.h"
 #include "ktune/report/progress.h"
@@ -150,8 +151,8 @@ std::string tiles(const iree::LoweringConfig* c, const char* key) {
 void print_table(const iree::CompiledModel& c, const iree::IreeTools& tools) {
   std::printf("%s for %s with IREE %s: %zu dispatch(es), compiled in %.1f s; dump in %s\n", c.model.string().c_str(),
               c.target.text().c_str(), tools.version.c_str(), c.dispatches.size(), c.seconds, c.dump_dir.string().c_str());
-  std::printf("%-3s %-44s %-15s %-16s %-12s %-14s %-12s %-12s %-8s %s\n", "#", "dispatch", "op", "MxNxK / shape",
-              "pipeline", "workgroup", "wg tile", "reduction", "prefetch", "mma_kind");
+  std::printf("%-3s %-44s %-15s %-16s %-12s %-14s %-12s %-12s %-8s %-30s %s\n", "#", "dispatch", "op", "MxNxK / shape",
+              "pipeline", "workgroup", "wg tile", "reduction", "prefetch", "mma_kind", "ktune kernels");
   int i = 0;
   for (const iree::DumpedDispatch& d : c.dispatches) {
     const iree::ConfiguredDispatch& k = d.config;
@@ -163,10 +164,12 @@ void print_table(const iree::CompiledModel& c, const iree::IreeTools& tools) {
     if (k.translation)
       for (const auto& o : k.translation->pipeline_options)
         if (o.key == "prefetch_num_stages") prefetch = o.value;
-    std::printf("%-3d %-44s %-15s %-16s %-12s %-14s %-12s %-12s %-8s %s\n", i++, k.export_name.substr(0, 44).c_str(),
+    const iree::DispatchGemmResult g = iree::recognize_dispatch_gemm(d);
+    std::printf("%-3d %-44s %-15s %-16s %-12s %-14s %-12s %-12s %-8s %-30s %s\n", i++, k.export_name.substr(0, 44).c_str(),
                 root ? root->op.c_str() : "-", shape.c_str(), k.translation ? k.translation->pipeline.c_str() : "-",
                 k.translation ? join(k.translation->workgroup_size).c_str() : "-", tiles(root, "workgroup").c_str(),
-                tiles(root, "reduction").c_str(), prefetch.c_str(), root ? root->mma_kind().value_or("-").c_str() : "-");
+                tiles(root, "reduction").c_str(), prefetch.c_str(), root ? root->mma_kind().value_or("-").c_str() : "-",
+                g.gemm ? g.gemm->describe().c_str() : "-");
   }
 }
 
@@ -238,6 +241,8 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
           nlohmann::json x = d.config.to_json();
           x["name"] = d.name;
           x["benchmark_source"] = d.benchmark.string();
+          const iree::DispatchGemmResult g = iree::recognize_dispatch_gemm(d);
+          x["ktune_gemm"] = g.gemm ? g.gemm->to_json() : nlohmann::json{{"unsupported", g.unsupported}};
           j["dispatches"].push_back(x);
         }
         print_json(j);

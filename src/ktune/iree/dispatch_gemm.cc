@@ -1,6 +1,9 @@
 #include "ktune/iree/dispatch_gemm.h"
 
+#include "ktune/core/read_file.h"
+
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -19,9 +22,20 @@ std::string role_name(GemmRole role) {
 }
 
 nlohmann::json DispatchGemm::to_json() const {
-  nlohmann::json roles = nlohmann::json::array();
-  for (GemmRole r : bindings) roles.push_back(role_name(r));
-  return {{"problem", problem.to_json()}, {"bindings", roles}};
+  nlohmann::json ops = nlohmann::json::array();
+  for (const GemmOperand& o : operands) ops.push_back({{"role", role_name(o.role)}, {"binding", o.binding}, {"offset_bytes", o.offset_bytes}});
+  return {{"problem", problem.to_json()}, {"binding_count", binding_count}, {"operands", ops}, {"describe", describe()}};
+}
+
+std::string DispatchGemm::describe() const {
+  const gemm::GemmProblem& p = problem;
+  std::string s = (p.batch > 1 ? std::to_string(p.batch) + "x" : "") + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+                  std::to_string(p.k) + " " + p.layout() + " " + std::string(gemm::precision_name(p.precision)) + "->" +
+                  std::string(gemm::storage_name(p.out));
+  if (p.bias) s += " +bias";
+  if (p.reads_c()) s += " +c";
+  if (p.activation != gemm::Activation::None) s += " " + std::string(gemm::activation_name(p.activation));
+  return s;
 }
 
 namespace {
@@ -76,14 +90,57 @@ struct Generic {
 };
 
 // The function body as the recognizer needs it: where tensors come from and what the generics do.
+// One hal.interface.binding.subspan: a tensor's place in a binding.
+struct Subspan {
+  int binding = 0;
+  std::int64_t offset_bytes = 0;
+  std::vector<std::int64_t> shape;
+  std::string element_type;
+};
+
 struct Body {
-  std::map<std::string, int> subspan_binding;  // %memref -> binding
-  std::map<std::string, int> loaded;           // %tensor -> binding (iree_codegen.load_from_buffer)
+  std::map<std::string, Subspan> subspans;  // %memref -> where
+  std::map<std::string, Subspan> loaded;    // %tensor -> where (iree_codegen.load_from_buffer)
+  std::map<std::string, double> constants;
   std::set<std::string> zero_constants, zero_filled;
   std::vector<Generic> generics;
   std::string stored;  // the tensor stored to the output binding
-  int stored_binding = -1;
+  std::optional<Subspan> stored_at;
 };
+
+// "memref<8x512x512xf16, strided<[262144, 512, 1], offset: ?>, ...>": shape and type; a
+// layout that is not dense row-major is refused.
+Subspan parse_subspan(const std::string& line, const Body& body, int line_no) {
+  static const std::regex binding_re(R"(binding\((\d+)\))");
+  static const std::regex offset_re(R"(offset\((%[\w]+)\))");
+  static const std::regex memref_re(R"(: memref<([0-9x?]*)x(\w+)(, strided<\[([0-9, ]*)\][^>]*>)?)");
+  std::smatch m;
+  Subspan s;
+  const std::string where = "line " + std::to_string(line_no) + ": ";
+  if (!std::regex_search(line, m, binding_re)) refuse(where + "a subspan without a binding");
+  s.binding = std::stoi(m[1].str());
+  if (std::regex_search(line, m, offset_re)) {
+    const auto c = body.constants.find(m[1].str());
+    if (c == body.constants.end()) refuse(where + "a binding offset that is not a constant");
+    s.offset_bytes = static_cast<std::int64_t>(c->second);
+  }
+  if (!std::regex_search(line, m, memref_re)) refuse(where + "a binding that is not a statically shaped memref");
+  for (const std::string& d : split_top_level(m[1].str(), 'x')) {
+    if (d == "?") refuse("dynamic shapes");
+    s.shape.push_back(std::stoll(d));
+  }
+  s.element_type = m[2].str();
+  if (m[3].matched) {
+    std::vector<std::int64_t> strides;
+    for (const std::string& x : split_top_level(m[4].str())) strides.push_back(std::stoll(x));
+    std::int64_t expect = 1;
+    for (std::size_t i = strides.size(); i-- > 0;) {
+      if (i >= s.shape.size() || strides[i] != expect) refuse(where + "a binding that is not dense row-major");
+      expect *= s.shape[i];
+    }
+  }
+  return s;
+}
 
 BodyOp parse_body_op(const std::string& line, int line_no) {
   static const std::regex op_re(R"(^\s*(%[\w]+)\s*=\s*arith\.(\w+)\s+([^:]*):\s*(.*)$)");
@@ -99,7 +156,7 @@ BodyOp parse_body_op(const std::string& line, int line_no) {
 
 Body parse_body(const std::string& text) {
   Body b;
-  static const std::regex subspan_re(R"(^\s*(%[\w]+) = hal\.interface\.binding\.subspan .*binding\((\d+)\))");
+  static const std::regex subspan_re(R"(^\s*(%[\w]+) = hal\.interface\.binding\.subspan )");
   static const std::regex load_re(R"(^\s*(%[\w]+) = iree_codegen\.load_from_buffer (%[\w]+))");
   static const std::regex const_re(R"(^\s*(%[\w]+) = arith\.constant ([-+0-9.eE]+) : \w+\s*$)");
   static const std::regex fill_re(R"(^\s*(%[\w]+) = linalg\.fill ins\((%[\w]+) : [^)]*\) outs\()");
@@ -135,12 +192,13 @@ Body parse_body(const std::string& text) {
       continue;
     }
     if (std::regex_search(line, m, subspan_re)) {
-      b.subspan_binding[m[1].str()] = std::stoi(m[2].str());
+      b.subspans[m[1].str()] = parse_subspan(line, b, line_no);
     } else if (std::regex_search(line, m, load_re)) {
-      const auto it = b.subspan_binding.find(m[2].str());
-      if (it == b.subspan_binding.end()) refuse("line " + std::to_string(line_no) + ": a load from something that is not a binding");
+      const auto it = b.subspans.find(m[2].str());
+      if (it == b.subspans.end()) refuse("line " + std::to_string(line_no) + ": a load from something that is not a binding");
       b.loaded[m[1].str()] = it->second;
     } else if (std::regex_search(line, m, const_re)) {
+      b.constants[m[1].str()] = std::stod(m[2].str());
       if (std::stod(m[2].str()) == 0.0) b.zero_constants.insert(m[1].str());
     } else if (std::regex_search(line, m, fill_re)) {
       if (b.zero_constants.count(m[2].str())) b.zero_filled.insert(m[1].str());
@@ -155,11 +213,11 @@ Body parse_body(const std::string& text) {
       b.generics.push_back(std::move(g));
       open = &b.generics.back();
     } else if (std::regex_search(line, m, store_re)) {
-      const auto it = b.subspan_binding.find(m[2].str());
-      if (it == b.subspan_binding.end()) refuse("line " + std::to_string(line_no) + ": a store to something that is not a binding");
-      if (b.stored_binding >= 0) refuse("the dispatch stores more than one result");
+      const auto it = b.subspans.find(m[2].str());
+      if (it == b.subspans.end()) refuse("line " + std::to_string(line_no) + ": a store to something that is not a binding");
+      if (b.stored_at) refuse("the dispatch stores more than one result");
       b.stored = m[1].str();
-      b.stored_binding = it->second;
+      b.stored_at = it->second;
     } else if (line.find("iree_codegen.dispatch_config") != std::string::npos) {
       break;
     } else if (!std::regex_search(line, ignored_re) && line.find_first_not_of(" \t") != std::string::npos) {
@@ -208,15 +266,10 @@ void read_contraction(const Generic& g, const Body& body, const ConfiguredDispat
   p.b_transposed = !layout(g.maps[1], dn, "B");  // B 'n' is (k, n): K outer
   for (int i = 0; i < 2; ++i)
     if (!body.loaded.count(g.ins[i])) refuse("a contraction operand that is computed inside the dispatch");
-  const int a = body.loaded.at(g.ins[0]), b = body.loaded.at(g.ins[1]);
-  if (a >= static_cast<int>(d.bindings.size()) || b >= static_cast<int>(d.bindings.size())) refuse("bindings IREE's dump does not list");
-  const Binding& ba = d.bindings[a];
-  const Binding& bb = d.bindings[b];
+  const Subspan& ba = body.loaded.at(g.ins[0]);
+  const Subspan& bb = body.loaded.at(g.ins[1]);
   if (ba.element_type != bb.element_type) refuse("operands of two types (" + ba.element_type + ", " + bb.element_type + ")");
   p.precision = precision_of(ba.element_type);
-  for (const Binding* x : {&ba, &bb})
-    for (std::int64_t s : x->shape)
-      if (s < 0) refuse("dynamic shapes");
   const std::size_t r = batched ? 1 : 0;
   if (ba.shape.size() != loops - 1 || bb.shape.size() != loops - 1) refuse("operand ranks that do not match the loops");
   p.batch = batched ? ba.shape[0] : 1;
@@ -236,13 +289,14 @@ void read_contraction(const Generic& g, const Body& body, const ConfiguredDispat
     else refuse("a contraction body with arith." + op.op);
   }
   if (product.empty() || g.yield.empty()) refuse("a contraction body that is not multiply-accumulate");
-  out.bindings.assign(d.bindings.size(), GemmRole::D);
-  out.bindings[a] = GemmRole::A;
-  out.bindings[b] = GemmRole::B;
+  out.operands.push_back({GemmRole::A, ba.binding, ba.offset_bytes});
+  out.operands.push_back({GemmRole::B, bb.binding, bb.offset_bytes});
+  (void)d;
 }
 
 // The fused consumer: + bias, + C, relu, cast; returns the tensor it produces.
-void read_epilogue(const Generic& g, const Body& body, const ConfiguredDispatch& d, const std::string& root, DispatchGemm& out) {
+void read_epilogue(const Generic& g, const Body& body, const std::string& root, DispatchGemm& out,
+                   std::map<GemmRole, std::string>& types) {
   for (const auto& it : g.iterators)
     if (it != "parallel") refuse("an epilogue with a reduction");
   const std::size_t rank = g.iterators.size();
@@ -263,10 +317,14 @@ void read_epilogue(const Generic& g, const Body& body, const ConfiguredDispatch&
     if (g.maps[i] == identity) role = GemmRole::C;
     else if (g.maps[i] == Map{static_cast<int>(rank) - 1}) role = GemmRole::Bias;
     else refuse("an epilogue operand broadcast in a way the generated kernels do not read");
-    out.bindings[loaded->second] = role;
+    if (role == GemmRole::C && loaded->second.shape.size() != rank) refuse("a matrix operand of another rank");
+    if (role == GemmRole::Bias && loaded->second.shape != std::vector<std::int64_t>{out.problem.n}) refuse("a bias that is not N long");
+    out.operands.push_back({role, loaded->second.binding, loaded->second.offset_bytes});
+    types[role] = loaded->second.element_type;
     arg_role[g.args[i]] = role;
   }
   if (chain.empty()) refuse("an epilogue that does not read the contraction");
+  if (g.maps.size() != g.ins.size() + 1 || g.maps.back() != identity) refuse("an epilogue that writes the product transposed");
   std::map<std::string, GemmRole> widened;  // %x = extf of a bias/C argument
   bool relu = false, cast = false;
   for (const BodyOp& op : g.body) {
@@ -304,7 +362,6 @@ void read_epilogue(const Generic& g, const Body& body, const ConfiguredDispatch&
   }
   if (chain != g.yield) refuse("an epilogue that yields something else than its chain of operations");
   if (relu) out.problem.activation = gemm::Activation::Relu;
-  (void)d;
 }
 
 DispatchGemm recognize(const ConfiguredDispatch& d, const std::string& text) {
@@ -314,23 +371,26 @@ DispatchGemm recognize(const ConfiguredDispatch& d, const std::string& text) {
     refuse(std::to_string(body.generics.size()) + " linalg.generic ops (a contraction and at most one epilogue)");
   DispatchGemm out;
   read_contraction(body.generics[0], body, d, out);
+  std::map<GemmRole, std::string> types;  // element types of bias and C
   std::string result = body.generics[0].result;
   if (body.generics.size() == 2) {
-    read_epilogue(body.generics[1], body, d, result, out);
+    read_epilogue(body.generics[1], body, result, out, types);
     result = body.generics[1].result;
   }
-  if (body.stored != result || body.stored_binding < 0) refuse("a dispatch that does not store its GEMM's result");
-  if (body.stored_binding >= static_cast<int>(d.bindings.size())) refuse("bindings IREE's dump does not list");
-  out.bindings[body.stored_binding] = GemmRole::D;
-  out.problem.out = storage_of(d.bindings[body.stored_binding].element_type);
-  int outputs = 0;
-  for (GemmRole r : out.bindings) outputs += r == GemmRole::D;
-  if (outputs != 1) refuse("bindings that are neither read nor the result");
-  for (std::size_t i = 0; i < out.bindings.size(); ++i)
-    if ((out.bindings[i] == GemmRole::C || out.bindings[i] == GemmRole::Bias) &&
-        storage_of(d.bindings[i].element_type) != out.problem.out)
-      refuse("a " + role_name(out.bindings[i]) + " of type " + d.bindings[i].element_type + " with an output of type " +
-             std::string(gemm::storage_name(out.problem.out)));
+  if (body.stored != result || !body.stored_at) refuse("a dispatch that does not store its GEMM's result");
+  const Subspan& at = *body.stored_at;
+  out.operands.push_back({GemmRole::D, at.binding, at.offset_bytes});
+  out.problem.out = storage_of(at.element_type);
+  const std::vector<std::int64_t> d_shape = out.problem.batch > 1 || body.generics[0].iterators.size() == 4
+                                                ? std::vector<std::int64_t>{out.problem.batch, out.problem.m, out.problem.n}
+                                                : std::vector<std::int64_t>{out.problem.m, out.problem.n};
+  if (at.shape != d_shape) refuse("a result stored in another shape than the product's");
+  for (const auto& [role, type] : types)
+    if (storage_of(type) != out.problem.out)
+      refuse("a " + role_name(role) + " of type " + type + " with an output of type " + std::string(gemm::storage_name(out.problem.out)));
+  int highest = -1;
+  for (const GemmOperand& o : out.operands) highest = std::max(highest, o.binding);
+  out.binding_count = std::max(highest + 1, static_cast<int>(d.bindings.size()));
   try {
     gemm::validate(out.problem);
   } catch (const std::exception& e) {
@@ -349,6 +409,10 @@ DispatchGemmResult recognize_dispatch_gemm(const ConfiguredDispatch& dispatch, c
     r.unsupported = u.why;
   }
   return r;
+}
+
+DispatchGemmResult recognize_dispatch_gemm(const DumpedDispatch& dispatch) {
+  return recognize_dispatch_gemm(dispatch.config, read_file(dispatch.configured).value_or(""));
 }
 
 }  // namespace ktune::iree

@@ -7,8 +7,9 @@
 // cast to the output type. Anything else (other ops, dynamic shapes, push constants, an
 // epilogue in another order) makes the dispatch unsupported, with the reason.
 //
-// The answer maps every binding of the dispatch's ABI to its role, so an executable object
-// can take the bindings in IREE's order (generated_object.h).
+// The answer says where each operand lives in the dispatch's ABI (IREE packs several tensors
+// into one binding at constant byte offsets), so an executable object can take the bindings in
+// IREE's order and find its operands (generated_object.h).
 
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/iree/compile_model.h"
 #include "ktune/iree/configured_dispatch.h"
 
 namespace ktune::iree {
@@ -24,10 +26,18 @@ namespace ktune::iree {
 enum class GemmRole { A, B, Bias, C, D };
 std::string role_name(GemmRole role);  // "a", "b", "bias", "c", "d"
 
+struct GemmOperand {
+  GemmRole role = GemmRole::A;
+  int binding = 0;
+  std::int64_t offset_bytes = 0;  // from the binding's base pointer
+};
+
 struct DispatchGemm {
   gemm::GemmProblem problem;
-  std::vector<GemmRole> bindings;  // role of binding 0, 1, ... in the dispatch's layout
+  int binding_count = 0;              // the layout's bindings (the kernel's parameters)
+  std::vector<GemmOperand> operands;  // A, B, [bias], [C], D
   nlohmann::json to_json() const;
+  std::string describe() const;  // "8x512x512x128 nt f16->f32 +bias +c relu"
 };
 
 struct DispatchGemmResult {
@@ -37,5 +47,7 @@ struct DispatchGemmResult {
 
 // Reads `text` (the configured_*.mlir that `dispatch` was parsed from).
 DispatchGemmResult recognize_dispatch_gemm(const ConfiguredDispatch& dispatch, const std::string& text);
+// Reads the dispatch's configured file.
+DispatchGemmResult recognize_dispatch_gemm(const DumpedDispatch& dispatch);
 
 }  // namespace ktune::iree

@@ -47,7 +47,14 @@ TEST(DispatchGemm, ThePlainMatmulIsAnNnGemmIntoF32) {
   EXPECT_FALSE(p.bias);
   EXPECT_EQ(p.beta, 0.0);
   EXPECT_EQ(p.activation, gemm::Activation::None);
-  EXPECT_EQ(r.result.gemm->bindings, (std::vector<GemmRole>{GemmRole::A, GemmRole::B, GemmRole::D}));
+  ASSERT_EQ(r.result.gemm->operands.size(), 3u);
+  EXPECT_EQ(r.result.gemm->binding_count, 3);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.result.gemm->operands[i].binding, i);
+    EXPECT_EQ(r.result.gemm->operands[i].offset_bytes, 0);
+  }
+  EXPECT_EQ(r.result.gemm->operands[2].role, GemmRole::D);
+  EXPECT_EQ(r.result.gemm->describe(), "2048x10240x1280 nn f16->f32");
 }
 
 TEST(DispatchGemm, BiasAndReluFusedAfterTheMatmul) {
@@ -60,12 +67,53 @@ TEST(DispatchGemm, BiasAndReluFusedAfterTheMatmul) {
   EXPECT_EQ(p.out, gemm::Storage::F16);
   EXPECT_TRUE(p.bias);
   EXPECT_EQ(p.activation, gemm::Activation::Relu);
-  EXPECT_EQ(r.result.gemm->bindings, (std::vector<GemmRole>{GemmRole::A, GemmRole::B, GemmRole::Bias, GemmRole::D}));
+  ASSERT_EQ(r.result.gemm->operands.size(), 4u);
+  EXPECT_EQ(r.result.gemm->operands[2].role, GemmRole::Bias);
+  EXPECT_EQ(r.result.gemm->operands[2].binding, 2);
+  EXPECT_EQ(r.result.gemm->operands[3].role, GemmRole::D);
+  EXPECT_EQ(r.result.gemm->operands[3].binding, 3);
+  EXPECT_EQ(r.result.gemm->describe(), "512x4096x1024 nn f16->f16 +bias relu");
 
   const Read second = read("configured_mlp_dispatch_1_sm80.mlir");
   ASSERT_TRUE(second.result.gemm) << second.result.unsupported;
   EXPECT_TRUE(second.result.gemm->problem.bias);
   EXPECT_EQ(second.result.gemm->problem.activation, gemm::Activation::None);
+}
+
+// IREE packs tensors into shared bindings at constant offsets: the transformer block's last
+// dispatch reads its A (512x4096) and its residual C (512x1024) from binding 0.
+TEST(DispatchGemm, OperandsSharingABindingKeepTheirOffsets) {
+  const Read r = read("configured_mlp_down_residual_sm80.mlir");
+  ASSERT_TRUE(r.result.gemm) << r.result.unsupported;
+  const DispatchGemm& g = *r.result.gemm;
+  EXPECT_EQ(g.describe(), "512x1024x4096 nn f16->f16 +bias +c");
+  EXPECT_EQ(g.binding_count, 4);
+  ASSERT_EQ(g.operands.size(), 5u);
+  EXPECT_EQ(g.operands[0].role, GemmRole::A);
+  EXPECT_EQ(g.operands[0].binding, 0);
+  EXPECT_EQ(g.operands[0].offset_bytes, 1048576);
+  bool saw_c = false;
+  for (const GemmOperand& o : g.operands)
+    if (o.role == GemmRole::C) {
+      saw_c = true;
+      EXPECT_EQ(o.binding, 0);
+      EXPECT_EQ(o.offset_bytes, 0);
+    }
+  EXPECT_TRUE(saw_c);
+  std::string why;
+  const auto cands = object_candidates(g, r.dispatch, 1, &why);
+  ASSERT_EQ(cands.size(), 1u) << why;
+  const std::string source = emit_object_source(g, cands[0], r.dispatch);
+  EXPECT_NE(source.find("p.a = binding0 + 1048576LL;"), std::string::npos);
+  EXPECT_NE(source.find("p.c = binding0;"), std::string::npos);
+  EXPECT_NE(source.find("p.beta = 1.0f;"), std::string::npos);
+}
+
+// P V of the attention, its result written transposed (heads x tokens -> tokens x heads).
+TEST(DispatchGemm, AResultWrittenTransposedIsRefused) {
+  const Read r = read("configured_attention_pv_sm80.mlir");
+  EXPECT_FALSE(r.result.gemm);
+  EXPECT_NE(r.result.unsupported.find("transposed"), std::string::npos) << r.result.unsupported;
 }
 
 TEST(DispatchGemm, TransposedOperandsAreReadFromTheMaps) {
@@ -116,9 +164,7 @@ TEST(GeneratedObject, TheExecutableKeepsIreesTargetAndLayoutAndTakesTheBindingsI
   }
   const std::string source = emit_object_source(*r.result.gemm, cands[0], r.dispatch);
   EXPECT_NE(source.find("#define KT80_NO_DEFAULT_ENTRY 1"), std::string::npos);
-  EXPECT_NE(source.find("void KT80_LAUNCH_BOUNDS " + r.dispatch.export_name +
-                        "(const void* __restrict__ binding0, const void* __restrict__ binding1, const void* __restrict__ binding2, "
-                        "void* __restrict__ binding3)"),
+  EXPECT_NE(source.find("void KT80_LAUNCH_BOUNDS " + r.dispatch.export_name + "(char* binding0, char* binding1, char* binding2, char* binding3)"),
             std::string::npos);
   EXPECT_NE(source.find("p.bias = binding2;"), std::string::npos);
   EXPECT_NE(source.find("p.d = binding3;"), std::string::npos);

@@ -1,6 +1,7 @@
 #include "ktune/iree/generated_object.h"
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -39,8 +40,6 @@ std::string label_of(const generated::GeneratedKnobs& k) {
          std::to_string(k.swizzle_group) + "/b" + std::to_string(k.min_blocks_per_sm);
 }
 
-const char* c_type(GemmRole role) { return role == GemmRole::D ? "void*" : "const void*"; }
-
 // The text of `key(` ... `)` with balanced parentheses, starting the search at `from`.
 std::string balanced(const std::string& text, const std::string& key, std::size_t from = 0) {
   const auto at = text.find(key, from);
@@ -69,10 +68,14 @@ std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const C
   const generated::ProblemTraits traits = generated::problem_traits(gemm.problem);
   generated::SpaceOptions options;
   options.wgmma = false;
-  options.max_candidates = 4 * max;  // split-K settings are dropped below
   generated::SpaceSummary summary;
-  for (const generated::RankedKnobs& r : generated::select_candidates(traits, device, options, &summary)) {
+  // Every valid setting by the model, without split-K; at most half from one CTA tile, so that
+  // a model error cannot hide the other tiles.
+  std::map<std::pair<int, int>, std::size_t> per_tile;
+  const std::size_t tile_cap = std::max<std::size_t>(1, (max + 1) / 2);
+  for (const generated::RankedKnobs& r : generated::rank_space(traits, device, options, &summary)) {
     if (r.knobs.split_k != 1 || r.knobs.path != generated::KernelPath::MmaSync) continue;
+    if (per_tile[{r.knobs.tile_m, r.knobs.tile_n}]++ >= tile_cap) continue;
     out.push_back({r.knobs, r.estimate.seconds, label_of(r.knobs)});
     if (out.size() == max) break;
   }
@@ -92,10 +95,12 @@ std::string emit_object_source(const DispatchGemm& gemm, const ObjectCandidate& 
       << generated::emit_source(c.knobs, traits) << "\n"
       << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers.\n"
       << "extern \"C\" __global__ void KT80_LAUNCH_BOUNDS " << dispatch.export_name << "(";
-  for (std::size_t i = 0; i < gemm.bindings.size(); ++i)
-    out << (i ? ", " : "") << c_type(gemm.bindings[i]) << " __restrict__ binding" << i;
+  // No __restrict__: IREE may place several operands in one binding (at the offsets below).
+  for (int i = 0; i < gemm.binding_count; ++i) out << (i ? ", " : "") << "char* binding" << i;
   out << ") {\n  KtuneGemmParams p = {};\n";
-  for (std::size_t i = 0; i < gemm.bindings.size(); ++i) out << "  p." << role_name(gemm.bindings[i]) << " = binding" << i << ";\n";
+  for (const GemmOperand& o : gemm.operands)
+    out << "  p." << role_name(o.role) << " = binding" << o.binding << (o.offset_bytes ? " + " + std::to_string(o.offset_bytes) + "LL" : "")
+        << ";\n";
   out << "  p.m = " << p.m << "LL; p.n = " << p.n << "LL; p.k = " << p.k << "LL;\n"
       << "  p.lda = " << p.lda << "LL; p.ldb = " << p.ldb << "LL; p.ldc = " << p.ldc << "LL; p.ldd = " << p.ldd << "LL;\n"
       << "  p.batch_stride_a = " << p.batch_stride_a << "LL; p.batch_stride_b = " << p.batch_stride_b

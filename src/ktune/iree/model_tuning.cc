@@ -117,6 +117,24 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
   return p;
 }
 
+DispatchPick pick_dispatch_winner(const std::vector<CandidateTime>& times) {
+  DispatchPick pick;
+  std::optional<double> best;
+  std::string best_label;
+  for (const CandidateTime& t : times) {
+    if (!t.ok || !t.median_s || *t.median_s <= 0) continue;
+    if (t.label == "default" && (!pick.default_s || *t.median_s < *pick.default_s)) pick.default_s = t.median_s;
+    if (!best || *t.median_s < *best) best = t.median_s, best_label = t.label;
+  }
+  pick.best_s = pick.default_s;
+  // Without a measured default nothing is known to be faster than it: the default stays.
+  if (pick.default_s && best && best_label != "default" && *best < *pick.default_s * 0.99) {
+    pick.label = best_label;
+    pick.best_s = best;
+  }
+  return pick;
+}
+
 nlohmann::json DispatchTuning::to_json() const {
   nlohmann::json j = {{"name", name}, {"candidates", candidates}, {"object_candidates", object_candidates}, {"best", best_label},
                       {"evaluated", summary.evaluated}, {"resumed", summary.resumed}, {"by_status", summary.by_status},
@@ -146,29 +164,17 @@ nlohmann::json ModelTuning::to_json() const {
 
 namespace {
 
-// The best verified candidate of one dispatch's results, measured in this session or before
-// (the database holds both); the default wins ties and anything within noise (1%).
-void pick_winner(const DispatchKind& kind, const db::Database&, DispatchTuning& t) {
-  std::optional<double> best;
-  std::string best_label;
-  for (const auto& r : t.summary.results) {
-    if (r.status != db::Status::Ok || !r.median_s) continue;
-    const std::string label = r.config.value("candidate", "");
-    if (label == "default") t.default_s = r.median_s;
-    if (!best || *r.median_s < *best) best = r.median_s, best_label = label;
-  }
-  if (t.summary.best && t.summary.best->median_s && (!best || *t.summary.best->median_s < *best)) {
-    best = t.summary.best->median_s;
-    best_label = t.summary.best->config.value("candidate", "");
-  }
-  t.best_s = best;
-  t.best_label = best_label.empty() ? "default" : best_label;
-  if (!t.default_s || !best || *best > *t.default_s * 0.99) {
-    t.best_label = "default";
-    t.best_s = t.default_s;
-    return;
-  }
-  t.configured = kind.substitution_file(t.best_label);
+// Every verified result of the dispatch on this device, this session's and earlier ones' (the
+// profile's default, a resumed run's candidates): the database holds them all.
+void pick_winner(const DispatchKind& kind, db::Database& database, DispatchTuning& t) {
+  std::vector<CandidateTime> times;
+  for (const auto& r : database.results_for(t.summary.device.id, t.summary.kernel.id, t.summary.problem.id))
+    times.push_back({r.config.value("candidate", ""), r.median_s, r.status == db::Status::Ok});
+  const DispatchPick pick = pick_dispatch_winner(times);
+  t.best_label = pick.label;
+  t.best_s = pick.best_s;
+  t.default_s = pick.default_s;
+  t.configured = kind.substitution_file(pick.label);
 }
 
 }  // namespace
@@ -201,11 +207,6 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
     t.summary = tuner::run_tuning(kind, to);
     db::Database database(o.tune.db_path.empty() ? db::Database::default_path() : o.tune.db_path);
     pick_winner(kind, database, t);
-    // A default measured in an earlier session (resumed) is the database's.
-    if (!t.default_s)
-      for (const auto& r : database.results_for(t.summary.device.id, t.summary.kernel.id, t.summary.problem.id))
-        if (r.config.value("candidate", "") == "default" && r.status == db::Status::Ok) t.default_s = r.median_s;
-    if (t.default_s && t.best_label != "default" && t.best_s && *t.best_s > *t.default_s * 0.99) t.best_label = "default", t.configured.clear();
     if (!t.configured.empty()) m.substitutions.push_back({t.name, t.configured});
     m.dispatches.push_back(std::move(t));
     ++tuned;

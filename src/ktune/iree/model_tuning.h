@@ -61,6 +61,20 @@ struct DispatchTuning {
   nlohmann::json to_json() const;
 };
 
+// One measured candidate of a dispatch, as the pick sees it.
+struct CandidateTime {
+  std::string label;  // the space's value: "default", IREE knobs, "ktune/..."
+  std::optional<double> median_s;
+  bool ok = false;    // verified and measured
+};
+struct DispatchPick {
+  std::string label = "default";
+  std::optional<double> best_s, default_s;
+};
+// The fastest verified candidate, unless it is not more than 1% faster than IREE's default (or
+// the default was never measured): then the default.
+DispatchPick pick_dispatch_winner(const std::vector<CandidateTime>& times);
+
 struct ModelTuning {
   ModelProfile profile;
   std::vector<DispatchTuning> dispatches;
