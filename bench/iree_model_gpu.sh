@@ -38,7 +38,7 @@ for spec in $MODELS; do
       > "$OUT/${name}_recompile.log" 2>&1
     echo "$name compile.sh rc=$?"
   fi
-  rm -f "$OUT/${name}_tuned/tuned.vmfb"  # large; rebuilt from flags.txt
+  rm -f "$OUT/${name}_tuned/tuned.vmfb"  # large; compile.sh rebuilds it
 done
 python3 - "$OUT/torch.json" <<'PY'
 import json, sys
@@ -54,4 +54,7 @@ except Exception as e:  # noqa: BLE001
     res = {"error": repr(e)}
 json.dump(res, open(sys.argv[1], "w"), indent=1)
 PY
-cat "$OUT/torch.json"
+cat "$OUT/torch.json"; echo
+# The device tool brings back a limited number of files: the database and the -o answers travel
+# as one archive.
+(cd "$OUT" && tar czf answers.tgz model.db *_tuned && rm -rf model.db *_tuned)
