@@ -3,7 +3,8 @@
 
 For every shape of ../shared/bench/peers_gemm.py (same names, sizes and dtypes, layout nn):
   1. ktune tune gemm --families generated,cublaslt with an empty compile cache and a fresh
-     database (cold: NVRTC compiles every generated candidate), wall time from the shell;
+     database (cold: NVRTC compiles every generated candidate), wall time from the shell
+     (--cold-repeats N: N such runs, the median taken, every run kept in cold_runs);
   2. the same again with the compile cache kept and a fresh database (warm);
   0. before both, the same with one compile cache shared by all shapes in suite order, emptied
      before the first (suite: the condition Triton's tuning times are measured under);
@@ -101,6 +102,8 @@ def main():
     ap.add_argument("--shapes", nargs="*")
     ap.add_argument("--skip-peers", action="store_true")
     ap.add_argument("--ktune-args", default="", help="extra arguments for ktune tune gemm")
+    ap.add_argument("--cold-repeats", type=int, default=1,
+                    help="cold runs per shape (each with its own empty cache); the table takes their median wall time")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     shapes = [s for s in SHAPES if not args.shapes or s[0] in args.shapes]
@@ -114,12 +117,22 @@ def main():
     suite_cache = tempfile.mkdtemp(prefix="ktune-suite-cache-")
     for shape in shapes:
         suite = summarize(run_ktune(args.ktune, shape, suite_cache, extra))
-        cache = tempfile.mkdtemp(prefix="ktune-cache-")
-        cold = summarize(run_ktune(args.ktune, shape, cache, extra))
+        # Cold runs: each with an empty cache of its own; the warm run reuses the last one's.
+        colds = []
+        for _ in range(max(1, args.cold_repeats)):
+            if colds:
+                shutil.rmtree(cache, ignore_errors=True)
+            cache = tempfile.mkdtemp(prefix="ktune-cache-")
+            colds.append(summarize(run_ktune(args.ktune, shape, cache, extra)))
         warm = summarize(run_ktune(args.ktune, shape, cache, extra))
         shutil.rmtree(cache, ignore_errors=True)
+        walls = sorted(c["wall_s"] for c in colds if "wall_s" in c)
+        cold = dict(colds[len(colds) // 2])  # a run whose phases are reported
+        if walls:
+            cold["wall_s"] = walls[len(walls) // 2] if len(walls) % 2 else 0.5 * (walls[len(walls) // 2 - 1] + walls[len(walls) // 2])
+            cold["wall_runs_s"] = [c.get("wall_s") for c in colds]
         row = {"name": shape[0], "M": shape[1], "N": shape[2], "K": shape[3], "dtype": shape[4], "cold": cold, "warm": warm,
-               "suite": suite}
+               "suite": suite, "cold_runs": colds}
         rows.append(row)
         print(json.dumps(row), flush=True)
 

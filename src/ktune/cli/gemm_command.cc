@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <future>
@@ -39,6 +40,7 @@ struct GemmArgs {
   int max_candidates = 32;
   int generated_candidates = 12;
   int refine = 6;
+  double refine_window = 0.10;
   int heuristics = 8;
   double workspace_mib = 32;
   std::int64_t seed = 1;
@@ -109,8 +111,11 @@ measure::Policy gemm_policy(const GemmArgs& a) {
 // Two-stage measuring (--confirm N > 0): every candidate but the baseline is screened this
 // briefly, then the finalists are measured again at the full policy (confirm_finalists below).
 // Most candidates are no contender; the full policy spent 40 ms on each of ~50 at 8192^3.
+// Five samples suffice to screen (the finalists are measured again): a millisecond GEMM then
+// costs 5 runs instead of 10; microsecond kernels still run for the 3 ms.
 measure::Policy gemm_screening_policy(measure::Policy p) {
   p.min_seconds = std::min(p.min_seconds, 0.003);
+  p.min_samples = std::min(p.min_samples, 5);
   p.max_noise = std::max(p.max_noise, 0.02);
   p.max_samples = std::min(p.max_samples, 200);
   return p;
@@ -262,6 +267,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.cublaslt.max_candidates = args.max_candidates;
   setup.cublaslt.workspace_bytes = static_cast<std::size_t>(args.workspace_mib * 1024 * 1024);
   setup.generated_max_candidates = args.generated_candidates;
+  setup.generated_refine = args.refine;
 
   if (args.dry_run) {
     nlohmann::json j = {{"problem", problem.to_json()},
@@ -481,6 +487,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
       cublaslt_rest.push_back(i);
   }
   nlohmann::json refinement_listing;
+  nlohmann::json refinement_skipped;
   try {
     for (const auto* part : {&heuristic_first, &generated_listed})
       for (std::size_t i : *part) {
@@ -503,6 +510,18 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
         }
       std::vector<Config> seeds;
       for (std::size_t at : gemm::choose_refinement_seeds(timed, 2)) seeds.push_back(generated_rows[at]->config);
+      const double fastest_generated =
+          timed.empty() ? 0.0 : std::min_element(timed.begin(), timed.end(), [](const auto& x, const auto& y) {
+                                  return x.median < y.median;
+                                })->median;
+      if (!seeds.empty() && incumbent && !gemm::refinement_can_win(fastest_generated, incumbent->median, args.refine_window)) {
+        refinement_skipped = {{"reason", "the fastest generated kernel is slower than the fastest candidate by more "
+                                         "than --refine-window"},
+                              {"fastest_generated_s", fastest_generated},
+                              {"incumbent_s", incumbent->median},
+                              {"window", args.refine_window}};
+        seeds.clear();
+      }
       if (!seeds.empty()) {
         const worker::WorkerProcess::Outcome more =
             worker.call(gemm::refine_request(setup, seeds, seen, static_cast<std::size_t>(args.refine)), 600);
@@ -610,6 +629,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   phases["baseline_again_and_pick_s"] = wall - baseline_again_started;
   if (listing.contains("reference")) phases["reference_s"] = listing.at("reference").value("seconds", 0.0);
+  if (listing.contains("steps")) phases["listing_steps"] = listing.at("steps");
   // The generated kernels compiled in the background: what they cost and how much of it the
   // evaluations still waited for.
   int kernels = 0, cached = 0, compiled = 0, failed = 0;
@@ -642,6 +662,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                           {"pick", pick.to_json()},
                           {"interrupted", interrupted},
                           {"refined", refined},
+                          {"refinement_skipped", refinement_skipped},
                           {"phases", phases},
                           {"confirmed", confirmed},
                           {"generated_compile", generated_compile},
@@ -768,6 +789,11 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
       std::printf("screened every candidate (3 ms, 2%% noise); %zu finalist(s) within 3%% measured again at the full "
                   "policy\n",
                   confirmed.size());
+    if (!refinement_skipped.is_null())
+      std::printf("refinement skipped: the fastest generated kernel (%s) trails the fastest candidate (%s) by more than "
+                  "%.0f%%\n",
+                  format_seconds(refinement_skipped.at("fastest_generated_s").get<double>()).c_str(),
+                  format_seconds(refinement_skipped.at("incumbent_s").get<double>()).c_str(), 100.0 * args.refine_window);
     std::printf("%zu candidates (%zu from refinement) in %.1f s; results in %s", rows.size(), refined, wall,
                 database.path().c_str());
     for (const auto& [name, f] : families) std::printf(" (session %lld)", static_cast<long long>(f.session));
@@ -824,6 +850,10 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                   "Generated kernels compiled and measured, best model estimates first (default 12)");
   cmd->add_option("--refine", args->refine,
                   "Generated kernels measured in a second round, one knob step from the two fastest (default 6; 0: none)");
+  cmd->add_option("--refine-window", args->refine_window,
+                  "Refine only when the fastest generated kernel is within this fraction of the fastest candidate "
+                  "(default 0.10)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--heuristics", args->heuristics, "cuBLASLt heuristic answers to include (default 8)");
   cmd->add_option("--workspace-mb", args->workspace_mib, "cuBLASLt workspace limit in MiB (default 32)");
   cmd->add_option("--seed", args->seed, "Seed of the random inputs");
@@ -866,7 +896,7 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   worker_cmd->callback([&handler] {
     handler = []() -> int {
       gemm::GemmWorker gemm_worker;
-      return worker::serve_from_environment([&gemm_worker](const nlohmann::json& request) -> nlohmann::json {
+      const int code = worker::serve_from_environment([&gemm_worker](const nlohmann::json& request) -> nlohmann::json {
         if (request.value("op", std::string()) == "ping") return {{"ok", true}, {"pid", ::getpid()}};
         try {
           return gemm_worker.handle(request);
@@ -878,6 +908,12 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
           ::_exit(tuner::kContextPoisonedExitCode);
         }
       });
+      // Told to exit, or the parent is gone: every answer is with the parent and compile-cache
+      // entries are published by rename. Leaving without tearing down saves the parent's wait
+      // (it reaps this process before it returns): destroying the background compiler waits
+      // for NVRTC compiles still under way (speculative ones, seconds), then the context goes.
+      std::fflush(nullptr);
+      ::_exit(code);
     };
   });
 }

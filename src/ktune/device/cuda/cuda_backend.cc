@@ -219,8 +219,8 @@ std::shared_ptr<CudaDeviceContext> CudaBackend::context_for(int ordinal) {
   if (!slot) {
     const Loaded<kc::Nvml>& nvml = state_->loaded_nvml();
     try {
-      slot = std::make_shared<CudaDeviceContext>(state_->loaded_driver().value, ordinal, compiler_.nvrtc(), nvml.value,
-                                                 nvml.error, compiler_.options().cache_directory, options_.timing);
+      slot = std::make_shared<CudaDeviceContext>(state_->loaded_driver().value, ordinal, nvml.value, nvml.error,
+                                                 options_.timing);
     } catch (...) {
       state_->contexts.erase(ordinal);
       throw;

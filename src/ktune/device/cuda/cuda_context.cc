@@ -3,8 +3,6 @@
 #include <atomic>
 #include <cmath>
 
-#include "ktune/core/sha256.h"
-#include "ktune/device/compile_cache.h"
 
 namespace ktune::device::cuda {
 namespace kc = ktune::cuda;
@@ -16,28 +14,47 @@ volatile std::uint32_t* flag_words(void* host_flags) { return static_cast<volati
 
 }  // namespace
 
-const char* blocking_kernel_source() {
-  return R"(
-// Holds the stream until the host has enqueued the timed launch (nvbench's blocking kernel).
-extern "C" __global__ void ktune_block_stream(const volatile unsigned int* release, volatile unsigned int* timed_out,
-                                              unsigned long long timeout_ns) {
-  unsigned long long start, now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  while (*release == 0u) {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    if (now - start > timeout_ns) {
-      *timed_out = 1u;
-      __threadfence_system();
-      return;
-    }
-  }
+const char* blocking_kernel_ptx() {
+  // Hand-written PTX, loaded with cuModuleLoadData (the driver JIT-compiles it in milliseconds
+  // and caches it): every worker needs this kernel before its first timed sample, and compiling
+  // its CUDA C++ with NVRTC on a cold cache put ~0.3 s on the critical path of every cold
+  // session. Equivalent to
+  //   while (*release == 0) if (globaltimer - start > timeout_ns) { *timed_out = 1; fence; return; }
+  // PTX ISA 6.0 / sm_50: any GPU the driver runs takes it.
+  return R"(.version 6.0
+.target sm_50
+.address_size 64
+
+.visible .entry ktune_block_stream(.param .u64 release, .param .u64 timed_out, .param .u64 timeout_ns)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [release];
+  ld.param.u64 %rd2, [timed_out];
+  ld.param.u64 %rd3, [timeout_ns];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u64 %rd4, %globaltimer;
+$WAIT:
+  ld.volatile.global.u32 %r1, [%rd1];
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra $DONE;
+  mov.u64 %rd5, %globaltimer;
+  sub.s64 %rd6, %rd5, %rd4;
+  setp.le.u64 %p2, %rd6, %rd3;
+  @%p2 bra $WAIT;
+  mov.u32 %r2, 1;
+  st.volatile.global.u32 [%rd2], %r2;
+  membar.sys;
+$DONE:
+  ret;
 }
 )";
 }
 
 CudaDeviceContext::CudaDeviceContext(std::shared_ptr<const kc::CudaDriver> driver, int ordinal,
-                                     const Loaded<kc::NvrtcCompiler>& nvrtc, std::shared_ptr<const kc::Nvml> nvml,
-                                     std::string nvml_error, const std::filesystem::path& spin_cache_directory,
+                                     std::shared_ptr<const kc::Nvml> nvml, std::string nvml_error,
                                      TimingOptions options)
     : driver_(std::move(driver)), ordinal_(ordinal), options_(options) {
   const kc::DriverApi& api = driver_->api();
@@ -58,7 +75,7 @@ CudaDeviceContext::CudaDeviceContext(std::shared_ptr<const kc::CudaDriver> drive
   }
   flush_bytes_ = options_.flush_bytes > 0 ? options_.flush_bytes
                                           : static_cast<std::size_t>(std::max<std::int64_t>(properties_.l2_cache_bytes, 32 << 20)) * 2;
-  setup_blocking_kernel(nvrtc, spin_cache_directory);
+  setup_blocking_kernel();
   setup_throttle_detection(std::move(nvml), std::move(nvml_error));
 }
 
@@ -87,8 +104,7 @@ void CudaDeviceContext::release_resources() {
   context_ = nullptr;
 }
 
-void CudaDeviceContext::setup_blocking_kernel(const Loaded<kc::NvrtcCompiler>& nvrtc,
-                                              const std::filesystem::path& cache_dir) {
+void CudaDeviceContext::setup_blocking_kernel() {
   if (!options_.blocking_kernel) {
     blocking_fallback_reason_ = "disabled by the backend options";
     return;
@@ -97,38 +113,9 @@ void CudaDeviceContext::setup_blocking_kernel(const Loaded<kc::NvrtcCompiler>& n
     blocking_fallback_reason_ = "the device cannot map host memory";
     return;
   }
-  if (!nvrtc) {
-    blocking_fallback_reason_ = nvrtc.error;
-    return;
-  }
-  const std::string arch = properties_.arch();
   const kc::DriverApi& api = driver_->api();
   try {
-    // Cached on disk: every worker process needs it, and NVRTC takes a good part of a second.
-    CompileCache cache(cache_dir);
-    Sha256 h;
-    h.update(blocking_kernel_source()).update(nvrtc->version_string()).update(arch);
-    const std::string key = h.hex_digest();
-    std::string cubin = cache.read(key, ".spin.cubin").value_or("");
-    if (cubin.empty()) {
-      kc::NvrtcRequest request;
-      request.source = blocking_kernel_source();
-      request.program_name = "ktune_block_stream.cu";
-      request.arch = arch;
-      request.resource_usage = false;
-      kc::NvrtcResult compiled = nvrtc->compile(request);
-      if (!compiled.ok) {
-        blocking_fallback_reason_ = "compiling the blocking kernel failed: " + compiled.error;
-        return;
-      }
-      cubin = compiled.cubin;
-      try {
-        cache.write(key, ".spin.cubin", cubin);
-      } catch (const DeviceError&) {
-        // An unwritable cache costs the next worker a compile, nothing more.
-      }
-    }
-    driver_->check(api.cuModuleLoadData(&spin_module_, cubin.data()), "cuModuleLoadData(blocking kernel)");
+    driver_->check(api.cuModuleLoadData(&spin_module_, blocking_kernel_ptx()), "cuModuleLoadData(blocking kernel PTX)");
     driver_->check(api.cuModuleGetFunction(&spin_function_, spin_module_, kSpinKernelName), "cuModuleGetFunction");
     driver_->check(api.cuMemHostAlloc(&host_flags_, 64, kc::cu::kMemHostAllocPortable | kc::cu::kMemHostAllocDeviceMap),
                    "cuMemHostAlloc");

@@ -32,19 +32,18 @@ struct TimingOptions {
   std::size_t flush_bytes = 0;  // cold samples memset this many bytes first; 0 -> 2 x L2 size
 };
 
-// Source of the blocking kernel: spins until *release != 0 or the timeout passes (then sets
-// *timed_out). Exposed for tests.
-const char* blocking_kernel_source();
+// PTX of the blocking kernel (entry ktune_block_stream): spins until *release != 0 or the
+// timeout passes (then sets *timed_out). Exposed for tests.
+const char* blocking_kernel_ptx();
 
 class CudaDeviceContext {
  public:
   // Retains the primary context of device `ordinal`, creates the stream and events, and sets up
-  // the blocking kernel (compiled with `nvrtc`, cached in `spin_cache_directory`) and NVML. When
+  // the blocking kernel (PTX, JIT-compiled by the driver) and NVML. When
   // the blocking kernel or NVML cannot be had, timing falls back and timing_json() says why.
   // Throws DeviceError when the context itself cannot be created.
   CudaDeviceContext(std::shared_ptr<const ktune::cuda::CudaDriver> driver, int ordinal,
-                    const Loaded<ktune::cuda::NvrtcCompiler>& nvrtc, std::shared_ptr<const ktune::cuda::Nvml> nvml,
-                    std::string nvml_error, const std::filesystem::path& spin_cache_directory, TimingOptions options);
+                    std::shared_ptr<const ktune::cuda::Nvml> nvml, std::string nvml_error, TimingOptions options);
   ~CudaDeviceContext();
   CudaDeviceContext(const CudaDeviceContext&) = delete;
   CudaDeviceContext& operator=(const CudaDeviceContext&) = delete;
@@ -79,7 +78,7 @@ class CudaDeviceContext {
   nlohmann::json timing_json() const;
 
  private:
-  void setup_blocking_kernel(const Loaded<ktune::cuda::NvrtcCompiler>& nvrtc, const std::filesystem::path& cache_dir);
+  void setup_blocking_kernel();
   void setup_throttle_detection(std::shared_ptr<const ktune::cuda::Nvml> nvml, std::string nvml_error);
   void release_spin();
   void release_resources();  // safe to call twice

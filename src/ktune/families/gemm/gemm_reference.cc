@@ -179,64 +179,70 @@ ReferenceElement reference_element(const GemmProblem& p, const GemmOperands& o, 
   return finish_element(p, o, bi, i, j, sum, abs_sum);
 }
 
-// A of every batch as row-major M x K fp64 (row i of batch bi at (bi * M + i) * K), converted
-// on all threads.
-std::vector<double> a_rows_fp64(const GemmProblem& p, const GemmOperands& o, int threads) {
+// The operands are converted to float, not double: every storage (f16, bf16, f32, e4m3) is
+// exactly a float, so nothing is lost, and the copies take half the memory (B of a 8192^2
+// problem: 256 MB instead of 512 MB, whose page faults were most of a 0.46 s reference).
+// Products and sums are formed in double (dot_fp64).
+
+// A of every batch as row-major M x K (row i of batch bi at (bi * M + i) * K), converted on all
+// threads.
+std::vector<float> a_rows_fp32(const GemmProblem& p, const GemmOperands& o, int threads) {
   const auto M = static_cast<std::size_t>(p.m), K = static_cast<std::size_t>(p.k);
-  std::vector<double> rows(static_cast<std::size_t>(p.a_elements()));
+  std::vector<float> rows(static_cast<std::size_t>(p.a_elements()));
   parallel_for(static_cast<std::size_t>(p.batch) * M, threads, [&](std::size_t row) {
     const auto bi = static_cast<std::int64_t>(row / M), i = static_cast<std::int64_t>(row % M);
-    double* out = rows.data() + row * K;
+    float* out = rows.data() + row * K;
     for (std::size_t kk = 0; kk < K; ++kk)
-      out[kk] = load_value(o.a.data(), static_cast<std::size_t>(p.a_offset(bi, i, static_cast<std::int64_t>(kk))),
-                           p.a_storage());
+      out[kk] = static_cast<float>(load_value(o.a.data(), static_cast<std::size_t>(p.a_offset(bi, i, static_cast<std::int64_t>(kk))),
+                           p.a_storage()));
   });
   return rows;
 }
 
-// B of every batch transposed to N x K fp64 (column j of batch bi at (bi * N + j) * K), so that
-// every output is a dot product of two contiguous rows. Converted in blocks of 64 columns on all
+// B of every batch transposed to N x K (column j of batch bi at (bi * N + j) * K), so that every
+// output is a dot product of two contiguous rows. Converted in blocks of 64 columns on all
 // threads: each block reads 64 neighbouring elements per K row and writes 64 rows it owns.
-std::vector<double> b_columns_fp64(const GemmProblem& p, const GemmOperands& o, int threads) {
+std::vector<float> b_columns_fp32(const GemmProblem& p, const GemmOperands& o, int threads) {
   const auto N = static_cast<std::size_t>(p.n), K = static_cast<std::size_t>(p.k);
   constexpr std::size_t kBlock = 64;
   const std::size_t blocks = (N + kBlock - 1) / kBlock;
-  std::vector<double> columns(static_cast<std::size_t>(p.b_elements()));
+  std::vector<float> columns(static_cast<std::size_t>(p.b_elements()));
   parallel_for(static_cast<std::size_t>(p.batch) * blocks, threads, [&](std::size_t item) {
     const auto bi = static_cast<std::int64_t>(item / blocks);
     const std::size_t j0 = (item % blocks) * kBlock, j1 = std::min(N, j0 + kBlock);
-    double* base = columns.data() + static_cast<std::size_t>(bi) * N * K;
+    float* base = columns.data() + static_cast<std::size_t>(bi) * N * K;
     for (std::size_t kk = 0; kk < K; ++kk)
       for (std::size_t j = j0; j < j1; ++j)
-        base[j * K + kk] = load_value(
+        base[j * K + kk] = static_cast<float>(load_value(
             o.b.data(), static_cast<std::size_t>(p.b_offset(bi, static_cast<std::int64_t>(kk), static_cast<std::int64_t>(j))),
-            p.b_storage());
+            p.b_storage()));
   });
   return columns;
 }
 
 // sum a[k] b[k] and sum |a[k] b[k]| over two contiguous rows, four independent chains so the
 // loop runs at the FMA throughput instead of its latency.
-std::pair<double, double> dot_fp64(const double* a, const double* b, std::size_t K) {
+std::pair<double, double> dot_fp64(const float* a, const float* b, std::size_t K) {
+  auto product = [&](std::size_t i) { return static_cast<double>(a[i]) * static_cast<double>(b[i]); };
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
   std::size_t kk = 0;
   for (; kk + 4 <= K; kk += 4) {
-    const double p0 = a[kk] * b[kk], p1 = a[kk + 1] * b[kk + 1];
-    const double p2 = a[kk + 2] * b[kk + 2], p3 = a[kk + 3] * b[kk + 3];
+    const double p0 = product(kk), p1 = product(kk + 1);
+    const double p2 = product(kk + 2), p3 = product(kk + 3);
     s0 += p0, s1 += p1, s2 += p2, s3 += p3;
     t0 += std::fabs(p0), t1 += std::fabs(p1), t2 += std::fabs(p2), t3 += std::fabs(p3);
   }
   for (; kk < K; ++kk) {
-    const double q = a[kk] * b[kk];
+    const double q = product(kk);
     s0 += q;
     t0 += std::fabs(q);
   }
   return {(s0 + s1) + (s2 + s3), (t0 + t1) + (t2 + t3)};
 }
 
-// Sampled references convert B once when its fp64 copy stays under 1 GiB; A's rows are
+// Sampled references convert B once when its float copy stays under 512 MiB; A's rows are
 // converted per sample (K values each).
-constexpr std::int64_t kSampledFp64Limit = std::int64_t{1} << 27;
+constexpr std::int64_t kSampledCopyLimit = std::int64_t{1} << 27;
 
 GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, const ReferenceOptions& options) {
   validate(p);
@@ -250,10 +256,10 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
   const auto M = static_cast<std::size_t>(p.m), N = static_cast<std::size_t>(p.n), K = static_cast<std::size_t>(p.k);
 
   if (mode == ReferenceMode::Full) {
-    // A as row-major M x K and B transposed (N x K) in fp64: every output is then a dot product
+    // A as row-major M x K and B transposed (N x K), as floats: every output is then a dot product
     // of two contiguous rows.
-    const std::vector<double> a_rows = a_rows_fp64(p, o, threads);
-    const std::vector<double> b_cols = b_columns_fp64(p, o, threads);
+    const std::vector<float> a_rows = a_rows_fp32(p, o, threads);
+    const std::vector<float> b_cols = b_columns_fp32(p, o, threads);
     ref.elements.resize(static_cast<std::size_t>(p.d_elements()));
     constexpr std::size_t kRows = 16, kCols = 64;
     const std::size_t row_blocks = (M + kRows - 1) / kRows;
@@ -262,10 +268,10 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
     parallel_for(items, threads, [&](std::size_t item) {
       const std::size_t bi = item / (row_blocks * col_blocks);
       const std::size_t rb = (item / col_blocks) % row_blocks, cb = item % col_blocks;
-      const double* a_base = a_rows.data() + bi * M * K;
-      const double* b_base = b_cols.data() + bi * N * K;
+      const float* a_base = a_rows.data() + bi * M * K;
+      const float* b_base = b_cols.data() + bi * N * K;
       for (std::size_t i = rb * kRows; i < std::min(M, (rb + 1) * kRows); ++i) {
-        const double* a = a_base + i * K;
+        const float* a = a_base + i * K;
         for (std::size_t j = cb * kCols; j < std::min(N, (cb + 1) * kCols); ++j) {
           const auto [sum, abs_sum] = dot_fp64(a, b_base + j * K, K);
           ReferenceElement e = finish_element(p, o, static_cast<std::int64_t>(bi), static_cast<std::int64_t>(i),
@@ -305,21 +311,21 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
     indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
     ref.elements.resize(indices.size());
     const std::int64_t mn = p.m * p.n;
-    if (p.b_elements() <= kSampledFp64Limit) {
-      const std::vector<double> b_cols = b_columns_fp64(p, o, threads);
+    if (p.b_elements() <= kSampledCopyLimit) {
+      const std::vector<float> b_cols = b_columns_fp32(p, o, threads);
       // Samples are sorted, so neighbouring ones often share A's row: each thread converts a
       // row once for the run of samples it serves.
       const std::size_t per_thread = (indices.size() + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
       parallel_for(static_cast<std::size_t>(threads), threads, [&](std::size_t t) {
-        std::vector<double> a_row(K);
+        std::vector<float> a_row(K);
         std::int64_t converted = -1;
         for (std::size_t s = t * per_thread; s < std::min(indices.size(), (t + 1) * per_thread); ++s) {
           const std::int64_t index = indices[s];
           const std::int64_t bi = index / mn, i = (index % mn) / p.n, j = index % p.n;
           if (index / p.n != converted) {
             for (std::size_t kk = 0; kk < K; ++kk)
-              a_row[kk] = load_value(o.a.data(), static_cast<std::size_t>(p.a_offset(bi, i, static_cast<std::int64_t>(kk))),
-                                     p.a_storage());
+              a_row[kk] = static_cast<float>(load_value(
+                  o.a.data(), static_cast<std::size_t>(p.a_offset(bi, i, static_cast<std::int64_t>(kk))), p.a_storage()));
             converted = index / p.n;
           }
           const auto [sum, abs_sum] =

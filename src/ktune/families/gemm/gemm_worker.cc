@@ -143,6 +143,9 @@ struct GemmWorker::State {
   }
 
   void reset_problem() {
+    if (pending_inputs.valid()) pending_inputs.wait();  // its thread reads nothing of ours, but finish it first
+    pending_inputs = {};
+    pending_key.clear();
     sample_indices.release();
     sample_values.release();
     descriptors.reset();
@@ -287,7 +290,7 @@ struct GemmWorker::State {
     // cuBLASLt is enqueued behind the blocking kernel; should it ever wait for the GPU while
     // enqueueing, a short timeout costs one invalid sample before falling back to events.
     timing.blocking_timeout_seconds = 1.0;
-    context = std::make_shared<dc::CudaDeviceContext>(driver, wanted, nvrtc, nvml.value, nvml.error, cache_directory(), timing);
+    context = std::make_shared<dc::CudaDeviceContext>(driver, wanted, nvml.value, nvml.error, timing);
     ordinal = wanted;
     if (nvrtc)
       checks_compiled = std::async(std::launch::async, [compiler = nvrtc.value, dir = cache_directory(),
@@ -359,30 +362,63 @@ struct GemmWorker::State {
     return std::nullopt;
   }
 
-  // Inputs, reference and device buffers for the setup's problem; returns the seconds spent
-  // (0 when they were already there).
-  double prepare(const GemmSetup& setup) {
-    const std::string key = setup.problem.hash() + "|" + std::to_string(setup.seed) + "|" +
-                            std::string(reference_mode_name(setup.reference)) + "|" +
-                            std::to_string(setup.cublaslt.workspace_bytes);
-    if (key == problem_key) return 0;
+  // Inputs, reference and device buffers for the setup's problem, in two halves so that the
+  // listing can enumerate cuBLASLt's algorithms meanwhile: start_prepare allocates the device
+  // buffers (the matmul descriptors need the bias pointer) and makes the inputs and the fp64
+  // reference on a host thread; finish_prepare waits for them and uploads. prepare does both.
+  struct HostInputs {
+    GemmOperands operands;
+    GemmReference reference;
+  };
+  std::future<HostInputs> pending_inputs;
+  std::string pending_key;
+  std::chrono::steady_clock::time_point pending_started;
+
+  static std::string prepare_key(const GemmSetup& setup) {
+    return setup.problem.hash() + "|" + std::to_string(setup.seed) + "|" + std::string(reference_mode_name(setup.reference)) +
+           "|" + std::to_string(setup.cublaslt.workspace_bytes);
+  }
+
+  void start_prepare(const GemmSetup& setup) {
+    const std::string key = prepare_key(setup);
+    if (key == problem_key || (pending_inputs.valid() && key == pending_key)) return;
+    if (pending_inputs.valid()) pending_inputs.wait();
     reset_problem();
-    const auto start = std::chrono::steady_clock::now();
+    pending_started = std::chrono::steady_clock::now();
     problem = setup.problem;
-    GemmOperands operands = make_operands(problem, setup.seed);
-    reference = compute_reference(problem, operands, {setup.reference});
-    a.allocate(*context, operands.a.size(), "A");
-    a.upload(operands.a, "A");
-    b.allocate(*context, operands.b.size(), "B");
-    b.upload(operands.b, "B");
-    c.allocate(*context, operands.c.size(), "C");
-    c.upload(operands.c, "C");
-    bias.allocate(*context, operands.bias.size(), "bias");
-    bias.upload(operands.bias, "bias");
+    a.allocate(*context, static_cast<std::size_t>(problem.a_elements()) * storage_size(problem.a_storage()), "A");
+    b.allocate(*context, static_cast<std::size_t>(problem.b_elements()) * storage_size(problem.b_storage()), "B");
+    if (problem.reads_c()) c.allocate(*context, static_cast<std::size_t>(problem.c_elements()) * storage_size(problem.out), "C");
+    if (problem.bias)
+      bias.allocate(*context, static_cast<std::size_t>(problem.bias_elements()) * storage_size(problem.bias_storage()), "bias");
     d.allocate(*context, static_cast<std::size_t>(problem.d_elements()) * storage_size(problem.out), "D");
     workspace.allocate(*context, setup.cublaslt.workspace_bytes, "cuBLASLt workspace");
-    problem_key = key;
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    pending_key = key;
+    pending_inputs = std::async(std::launch::async, [problem = setup.problem, seed = setup.seed, mode = setup.reference] {
+      HostInputs host;
+      host.operands = make_operands(problem, seed);
+      host.reference = compute_reference(problem, host.operands, {mode});
+      return host;
+    });
+  }
+
+  // Seconds from start_prepare to the uploaded inputs (0 when they were already there).
+  double finish_prepare() {
+    if (!pending_inputs.valid()) return 0;
+    HostInputs host = pending_inputs.get();  // rethrows what making them threw
+    reference = std::move(host.reference);
+    a.upload(host.operands.a, "A");
+    b.upload(host.operands.b, "B");
+    c.upload(host.operands.c, "C");
+    bias.upload(host.operands.bias, "bias");
+    problem_key = pending_key;
+    pending_key.clear();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_started).count();
+  }
+
+  double prepare(const GemmSetup& setup) {
+    start_prepare(setup);
+    return finish_prepare();
   }
 
   cublaslt::MatmulDescriptors& matmul_descriptors() {
@@ -410,7 +446,7 @@ struct GemmWorker::State {
     dc::TimingOptions timing;
     timing.blocking_kernel = false;
     events_context =
-        std::make_shared<dc::CudaDeviceContext>(driver, ordinal, nvrtc, nvml.value, nvml.error, cache_directory(), timing);
+        std::make_shared<dc::CudaDeviceContext>(driver, ordinal, nvml.value, nvml.error, timing);
     timing_note = why;
   }
 };
@@ -477,7 +513,7 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
           {"reference", reference_mode_name(setup.reference)},
           {"families", setup.families},
           {"cublaslt", cublaslt::enumeration_options_to_json(setup.cublaslt)},
-          {"generated", {{"max_candidates", setup.generated_max_candidates}}}};
+          {"generated", {{"max_candidates", setup.generated_max_candidates}, {"refine", setup.generated_refine}}}};
 }
 
 nlohmann::json refine_request(const GemmSetup& setup, const std::vector<Config>& seeds, const std::vector<Config>& seen,
@@ -518,8 +554,10 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
     setup.reference = *parsed;
     if (request.contains("families")) setup.families = request.at("families").get<std::vector<std::string>>();
     if (request.contains("cublaslt")) setup.cublaslt = cublaslt::enumeration_options_from_json(request.at("cublaslt"));
-    if (request.contains("generated"))
+    if (request.contains("generated")) {
       setup.generated_max_candidates = request.at("generated").value("max_candidates", setup.generated_max_candidates);
+      setup.generated_refine = request.at("generated").value("refine", setup.generated_refine);
+    }
     return setup;
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("malformed gemm request: ") + e.what());
@@ -550,7 +588,14 @@ nlohmann::json GemmWorker::handle(const nlohmann::json& request) {
 
 nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   State& s = *state_;
+  // Where the listing's time goes (seconds since the request arrived, at each step's end).
+  const auto started = std::chrono::steady_clock::now();
+  nlohmann::json steps = nlohmann::json::object();
+  auto step_done = [&](const char* name) {
+    steps[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   s.open_device(setup.device);
+  step_done("device_opened_s");
   nlohmann::json reply = {{"candidates", nlohmann::json::array()}, {"families", nlohmann::json::object()}};
   const auto wanted = [&](const char* name) {
     return std::find(setup.families.begin(), setup.families.end(), name) != setup.families.end();
@@ -559,7 +604,9 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   // and cuBLASLt's enumeration then overlap NVRTC too. They are listed after cuBLASLt's.
   nlohmann::json generated_listed = nlohmann::json::array();
   if (wanted("generated")) reply["families"]["generated"] = generated_candidates(setup, generated_listed);
-  reply["reference_seconds"] = s.prepare(setup);
+  step_done("generated_queued_s");
+  s.start_prepare(setup);
+  step_done("buffers_allocated_s");
   for (const std::string& family : setup.families)
     if (family != "cublaslt" && family != "generated")
       reply["families"][family] = {{"available", false}, {"reason", "unknown family '" + family + "'"}};
@@ -598,7 +645,11 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
     }
     reply["families"]["cublaslt"] = info;
   }
+  step_done("cublaslt_listed_s");
   for (nlohmann::json& entry : generated_listed) reply["candidates"].push_back(std::move(entry));
+  reply["reference_seconds"] = s.finish_prepare();
+  step_done("inputs_uploaded_s");
+  reply["steps"] = steps;
 
   reply["reference"] = {{"mode", reference_mode_name(s.reference.mode)},
                         {"elements", s.reference.elements.size()},
@@ -635,10 +686,36 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
                                         : "no candidates requested";
     return info;
   }
-  const nlohmann::json compile = compile_generated(chosen, traits, "model#", candidates);
+  nlohmann::json compile = compile_generated(chosen, traits, "model#", candidates);
+  compile["speculative"] = speculate_refinement(chosen, traits, device, setup.generated_refine);
   info["available"] = true;
   info["compile"] = compile;
   return info;
+}
+
+// The refinement round (tune gemm's step 2b) asks, after the listed kernels are measured, for
+// the neighbours of the two fastest; compiling them then made cold sessions wait up to 1.3 s
+// for NVRTC. The model's two best estimates are usually the two fastest, so compile threads the
+// listed kernels leave idle start on those neighbours now. Nothing is listed: when the measured
+// seeds agree, the refinement's compiles are already done or under way (the background
+// compiler shares one job per source); when they do not, these compiles were spare time.
+std::size_t GemmWorker::speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
+                                             const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
+                                             int refine) {
+  State& s = *state_;
+  generated::BackgroundCompiler& compiler = s.background_compiler();
+  if (refine <= 0 || chosen.size() < 2 || compiler.threads() < chosen.size()) return 0;
+  std::vector<generated::GeneratedKnobs> seen;
+  for (const generated::RankedKnobs& r : chosen) seen.push_back(r.knobs);
+  const std::vector<generated::GeneratedKnobs> seeds{chosen[0].knobs, chosen[1].knobs};
+  std::size_t queued = 0;
+  for (const generated::RankedKnobs& r :
+       generated::neighbours(seeds, seen, traits, device, static_cast<std::size_t>(refine)))
+    queued += compiler.submit({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
+                               generated::kernel_symbol(r.knobs.path)})
+                  ? 1
+                  : 0;
+  return queued;
 }
 
 nlohmann::json GemmWorker::compile_generated(const std::vector<generated::RankedKnobs>& chosen,

@@ -36,6 +36,9 @@ struct GemmSetup {
   std::vector<std::string> families{"cublaslt"};
   cublaslt::EnumerationOptions cublaslt;
   int generated_max_candidates = 12;  // generated kernels compiled and measured (best model estimates)
+  // The refinement round's size (tune gemm --refine): with compile threads to spare, the listing
+  // compiles that many likely neighbours ahead (see GemmWorker::speculate_refinement).
+  int generated_refine = 0;
 };
 
 nlohmann::json candidates_request(const GemmSetup& setup);
@@ -89,6 +92,11 @@ class GemmWorker {
   nlohmann::json compile_generated(const std::vector<generated::RankedKnobs>& chosen,
                                    const generated::ProblemTraits& traits, const std::string& prefix,
                                    nlohmann::json& candidates);
+  // Queues the likely refinement neighbours (of the model's two best) when compile threads are
+  // to spare; returns how many were queued.
+  std::size_t speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
+                                   const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
+                                   int refine);
   std::unique_ptr<State> state_;
 };
 

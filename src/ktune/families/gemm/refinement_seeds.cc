@@ -29,4 +29,9 @@ std::vector<std::size_t> choose_refinement_seeds(const std::vector<SeedCandidate
   return ordered;
 }
 
+bool refinement_can_win(double fastest_generated, double incumbent, double window) {
+  if (!(fastest_generated > 0) || !(incumbent > 0)) return false;
+  return fastest_generated <= incumbent * (1.0 + std::max(0.0, window));
+}
+
 }  // namespace ktune::gemm

@@ -34,5 +34,15 @@ TEST(RefinementSeeds, EmptyAndZeroCount) {
   EXPECT_TRUE(choose_refinement_seeds({{0, 1.0}}, 0).empty());
 }
 
+TEST(RefinementSeeds, RefineOnlyWhenOneStepCouldReachTheIncumbent) {
+  EXPECT_TRUE(refinement_can_win(1.05, 1.00, 0.10));
+  EXPECT_TRUE(refinement_can_win(0.90, 1.00, 0.10)) << "the generated kernel leads";
+  EXPECT_TRUE(refinement_can_win(1.10, 1.00, 0.10)) << "the window's edge is inside";
+  EXPECT_FALSE(refinement_can_win(1.17, 1.00, 0.10));
+  EXPECT_FALSE(refinement_can_win(1.05, 1.00, 0.0));
+  EXPECT_FALSE(refinement_can_win(0.0, 1.00, 0.10)) << "nothing measured";
+  EXPECT_FALSE(refinement_can_win(1.0, 0.0, 0.10));
+}
+
 }  // namespace
 }  // namespace ktune::gemm

@@ -1,0 +1,52 @@
+// The blocking kernel is hand-written PTX (no NVRTC on a worker's critical path): it must
+// assemble for the architectures ktune times on. (That it holds a stream and releases it is
+// checked on a GPU by cuda_backend_test's blocking-kernel timing tests.)
+#include "ktune/device/cuda/cuda_context.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+#include <unistd.h>
+
+namespace ktune::device::cuda {
+namespace {
+
+std::filesystem::path find_ptxas() {
+  std::vector<std::filesystem::path> candidates;
+  if (const char* home = std::getenv("CUDA_HOME")) candidates.emplace_back(std::filesystem::path(home) / "bin" / "ptxas");
+  candidates.emplace_back("/usr/local/cuda/bin/ptxas");
+  for (const auto& c : candidates)
+    if (std::filesystem::exists(c)) return c;
+  return {};
+}
+
+TEST(BlockingKernel, PtxAssemblesForEveryTimedArchitecture) {
+  const std::filesystem::path ptxas = find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (CUDA_HOME or /usr/local/cuda)";
+  const auto dir = std::filesystem::temp_directory_path() / ("ktune-spin-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto ptx = dir / "spin.ptx";
+  std::ofstream(ptx) << blocking_kernel_ptx();
+  for (const char* arch : {"sm_75", "sm_80", "sm_89", "sm_90", "sm_90a"}) {
+    const auto cubin = dir / (std::string(arch) + ".cubin");
+    const std::string command = "'" + ptxas.string() + "' -arch=" + arch + " '" + ptx.string() + "' -o '" +
+                                cubin.string() + "' 2>'" + (dir / "log").string() + "'";
+    EXPECT_EQ(std::system(command.c_str()), 0) << arch;
+    EXPECT_GT(std::filesystem::file_size(cubin), 0u) << arch;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BlockingKernel, PtxNamesTheEntryTheContextLooksUp) {
+  const std::string ptx = blocking_kernel_ptx();
+  EXPECT_NE(ptx.find(".visible .entry ktune_block_stream("), std::string::npos);
+  // The release flag is polled with volatile loads (the host writes it through mapped memory).
+  EXPECT_NE(ptx.find("ld.volatile.global.u32"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ktune::device::cuda
