@@ -91,6 +91,17 @@ def summarize(result):
     # and the part of them the evaluations still waited for.
     s["generated_compile"] = result.get("generated_compile")
     s["phases"] = result.get("phases")
+    # Per-candidate time, summed over the candidates: the worker's steps (prepare, compile_wait,
+    # load, run, check, measure) and the round trip (worker_call); how many checks ran on the GPU.
+    totals, on_device = {}, 0
+    for c in result.get("candidates", []):
+        for k, v in (c.get("phases") or {}).items():
+            if isinstance(v, (int, float)):
+                totals[k] = totals.get(k, 0.0) + v
+        on_device += bool(((c.get("verification") or {}).get("D") or {}).get("on_device"))
+    s["candidate_phase_totals"] = totals
+    s["checks_on_device"] = on_device
+    s["refinement_skipped"] = result.get("refinement_skipped")
     return s
 
 

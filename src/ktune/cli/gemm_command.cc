@@ -207,6 +207,7 @@ void fill_outcome(db::ResultRecord& r, const worker::WorkerProcess::Outcome& out
     if (reply.measurement) fill_measurement(r, *reply.measurement, problem);
     for (const char* key : {"workspace_bytes", "waves", "timing", "rebuilt_from_config", "compile", "kernel_resources", "launch"})
       if (reply_json->contains(key)) r.resources[key] = reply_json->at(key);
+    if (reply_json->contains("phases") && reply_json->at("phases").is_object()) r.phases = reply_json->at("phases");
   } else if (const auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
     r.status = crashed->exit_code == tuner::kContextPoisonedExitCode ? db::Status::RuntimeError : db::Status::Crashed;
     r.error = crashed->description + (crashed->stderr_tail.empty() ? "" : "\n" + crashed->stderr_tail);
@@ -426,6 +427,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     first_call = false;
     fill_outcome(r, worker.call(gemm::evaluate_request(setup, candidate, eval), timeout), problem);
     r.finished_at_unix = now_unix();
+    r.phases["worker_call"] = r.finished_at_unix - r.started_at_unix;  // the round trip, the worker's phases inside
     FamilyRecord& f = families.at(row.family);
     r.session_id = f.session;
     r.device_id = device_record.id;

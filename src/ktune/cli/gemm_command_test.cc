@@ -160,7 +160,10 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   }
   const auto dir = temp_dir();
   const std::string db = (dir / "k.db").string();
-  CommandResult r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --json --db " + db);
+  // --refine-window 10: a refinement round whatever the generated kernels' times (by default it
+  // runs only when they come within 10% of the fastest candidate).
+  CommandResult r =
+      ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --refine-window 10 --json --db " + db);
   ASSERT_EQ(r.code, 0) << r.out;
   const nlohmann::json j = json_of(r);
   ASSERT_TRUE(j.is_object()) << r.out;
@@ -181,6 +184,10 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   EXPECT_TRUE(j.at("families").at("generated").value("available", false)) << j.at("families").dump(2);
   EXPECT_TRUE(j.at("family_best").contains("generated")) << j.dump(2).substr(0, 4000);
   EXPECT_GE(j.at("refined").get<int>(), 1);
+  EXPECT_TRUE(j.at("refinement_skipped").is_null()) << j.at("refinement_skipped").dump();
+  // Every measured candidate says where its time went.
+  EXPECT_TRUE(candidates[0].at("phases").contains("measure")) << candidates[0].dump(2);
+  EXPECT_TRUE(candidates[0].at("phases").contains("worker_call")) << candidates[0].dump(2);
   EXPECT_TRUE(pick.contains("result_id"));
   for (const char* phase : {"setup_s", "listing_s", "evaluation_s", "reference_s", "generated_compile_wait_s"})
     EXPECT_TRUE(j.at("phases").contains(phase)) << phase;

@@ -97,6 +97,26 @@ nlohmann::json measure_as_requested(measure::SampleSource& samples, const nlohma
   return measure::measurement_to_json(measure::run_measurement(samples, policy, incumbent), true);
 }
 
+// Seconds spent in each step of one evaluation, named as the tuner's phases are (prepare,
+// load, check for the verified run and its check of D, measure): "phases" of the reply.
+class PhaseClock {
+ public:
+  void lap(const char* phase) {
+    const auto now = std::chrono::steady_clock::now();
+    phases_[phase] = phases_.value(phase, 0.0) + std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+  nlohmann::json json() const {
+    nlohmann::json j = phases_;
+    j["total"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return j;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+  nlohmann::json phases_ = nlohmann::json::object();
+};
+
 nlohmann::json error_reply(const std::string& message) {
   return {{"status", "runtime_error"},
           {"error", message},
@@ -138,14 +158,14 @@ struct GemmWorker::State {
   std::vector<std::byte> sampled;
 
   ~State() {
+    if (pending_inputs.valid()) pending_inputs.wait();
     reset_problem();
     reset_device();
   }
 
+  // The device side of the problem; host inputs still being made (pending_inputs) stay.
   void reset_problem() {
-    if (pending_inputs.valid()) pending_inputs.wait();  // its thread reads nothing of ours, but finish it first
-    pending_inputs = {};
-    pending_key.clear();
+    allocated_key.clear();
     sample_indices.release();
     sample_values.release();
     descriptors.reset();
@@ -362,16 +382,20 @@ struct GemmWorker::State {
     return std::nullopt;
   }
 
-  // Inputs, reference and device buffers for the setup's problem, in two halves so that the
-  // listing can enumerate cuBLASLt's algorithms meanwhile: start_prepare allocates the device
-  // buffers (the matmul descriptors need the bias pointer) and makes the inputs and the fp64
-  // reference on a host thread; finish_prepare waits for them and uploads. prepare does both.
+  // Inputs, reference and device buffers for the setup's problem, in steps that let the
+  // listing do other work meanwhile: start_prepare makes the inputs and the fp64 reference on a
+  // host thread (it needs no device, so it starts before the device opens and before NVRTC
+  // takes the cores); allocate_pending allocates the device buffers (the matmul descriptors need
+  // the bias pointer before cuBLASLt enumerates); finish_prepare waits for the host thread and
+  // uploads. prepare does all three.
   struct HostInputs {
     GemmOperands operands;
     GemmReference reference;
   };
   std::future<HostInputs> pending_inputs;
-  std::string pending_key;
+  std::string pending_key, allocated_key;
+  GemmProblem pending_problem;
+  std::size_t pending_workspace = 0;
   std::chrono::steady_clock::time_point pending_started;
 
   static std::string prepare_key(const GemmSetup& setup) {
@@ -383,17 +407,10 @@ struct GemmWorker::State {
     const std::string key = prepare_key(setup);
     if (key == problem_key || (pending_inputs.valid() && key == pending_key)) return;
     if (pending_inputs.valid()) pending_inputs.wait();
-    reset_problem();
     pending_started = std::chrono::steady_clock::now();
-    problem = setup.problem;
-    a.allocate(*context, static_cast<std::size_t>(problem.a_elements()) * storage_size(problem.a_storage()), "A");
-    b.allocate(*context, static_cast<std::size_t>(problem.b_elements()) * storage_size(problem.b_storage()), "B");
-    if (problem.reads_c()) c.allocate(*context, static_cast<std::size_t>(problem.c_elements()) * storage_size(problem.out), "C");
-    if (problem.bias)
-      bias.allocate(*context, static_cast<std::size_t>(problem.bias_elements()) * storage_size(problem.bias_storage()), "bias");
-    d.allocate(*context, static_cast<std::size_t>(problem.d_elements()) * storage_size(problem.out), "D");
-    workspace.allocate(*context, setup.cublaslt.workspace_bytes, "cuBLASLt workspace");
     pending_key = key;
+    pending_problem = setup.problem;
+    pending_workspace = setup.cublaslt.workspace_bytes;
     pending_inputs = std::async(std::launch::async, [problem = setup.problem, seed = setup.seed, mode = setup.reference] {
       HostInputs host;
       host.operands = make_operands(problem, seed);
@@ -402,9 +419,24 @@ struct GemmWorker::State {
     });
   }
 
+  void allocate_pending() {
+    if (!pending_inputs.valid() || allocated_key == pending_key) return;
+    reset_problem();  // the previous problem's buffers
+    problem = pending_problem;
+    a.allocate(*context, static_cast<std::size_t>(problem.a_elements()) * storage_size(problem.a_storage()), "A");
+    b.allocate(*context, static_cast<std::size_t>(problem.b_elements()) * storage_size(problem.b_storage()), "B");
+    if (problem.reads_c()) c.allocate(*context, static_cast<std::size_t>(problem.c_elements()) * storage_size(problem.out), "C");
+    if (problem.bias)
+      bias.allocate(*context, static_cast<std::size_t>(problem.bias_elements()) * storage_size(problem.bias_storage()), "bias");
+    d.allocate(*context, static_cast<std::size_t>(problem.d_elements()) * storage_size(problem.out), "D");
+    workspace.allocate(*context, pending_workspace, "cuBLASLt workspace");
+    allocated_key = pending_key;
+  }
+
   // Seconds from start_prepare to the uploaded inputs (0 when they were already there).
   double finish_prepare() {
     if (!pending_inputs.valid()) return 0;
+    allocate_pending();
     HostInputs host = pending_inputs.get();  // rethrows what making them threw
     reference = std::move(host.reference);
     a.upload(host.operands.a, "A");
@@ -594,6 +626,7 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   auto step_done = [&](const char* name) {
     steps[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
+  s.start_prepare(setup);  // inputs and reference on a host thread from now on
   s.open_device(setup.device);
   step_done("device_opened_s");
   nlohmann::json reply = {{"candidates", nlohmann::json::array()}, {"families", nlohmann::json::object()}};
@@ -605,7 +638,7 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   nlohmann::json generated_listed = nlohmann::json::array();
   if (wanted("generated")) reply["families"]["generated"] = generated_candidates(setup, generated_listed);
   step_done("generated_queued_s");
-  s.start_prepare(setup);
+  s.allocate_pending();
   step_done("buffers_allocated_s");
   for (const std::string& family : setup.families)
     if (family != "cublaslt" && family != "generated")
@@ -768,8 +801,10 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
     const std::string family = request.at("family").get<std::string>();
     if (family == "generated") return evaluate_generated(setup, request);
     if (family != "cublaslt") return error_reply("unknown gemm family '" + family + "'");
+    PhaseClock clock;
     s.open_device(setup.device);
     reply["reference_seconds"] = s.prepare(setup);
+    clock.lap("prepare");
     if (auto missing = s.open_cublaslt()) return error_reply(*missing);
     const cublaslt::CublasLt& lt = **s.lt;
     if (auto reason = cublaslt::unsupported_reason(setup.problem)) return error_reply(*reason);
@@ -794,11 +829,15 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
                          bytes_text(s.workspace.bytes()) + " limit");
     reply["workspace_bytes"] = check.workspace_bytes;
     reply["waves"] = check.waves;
+    clock.lap("load");
 
     if (request.value("verify", true)) {
       s.poison_d();
       s.run_once(algo);
+      clock.lap("run");
       const GemmCheck result = s.check_d({candidate.split_partials()});
+      clock.lap("check");
+      reply["phases"] = clock.json();
       reply["verified"] = true;
       reply["verification"] = {{"D", result.to_json()}};
       if (!result.pass) {
@@ -810,7 +849,9 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
     if (request.value("measure", true)) {
       MatmulSamples samples(s, algo, request.value("cold", true));
       reply["measurement"] = measure_as_requested(samples, request);
+      clock.lap("measure");
     }
+    reply["phases"] = clock.json();
     reply["timing"] = s.timing_context().timing_json();
     if (!s.timing_note.empty()) reply["timing"]["note"] = s.timing_note;
     return reply;
@@ -828,8 +869,10 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
   nlohmann::json reply = error_reply("");
   reply["status"] = "ok";
   try {
+    PhaseClock clock;
     s.open_device(setup.device);
     reply["reference_seconds"] = s.prepare(setup);
+    clock.lap("prepare");
     if (auto reason = generated::unsupported_reason(setup.problem)) return error_reply(*reason);
     if (!s.nvrtc) return error_reply("NVRTC is not available: " + s.nvrtc.error);
     const Config config = config_from_json(request.at("candidate").at("config"));
@@ -844,6 +887,7 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     const generated::BackgroundCompiler::Result compile = s.background_compiler().get(
         {generated::emit_source(knobs, traits), generated::compile_arch(knobs.path, device), generated::kernel_symbol(knobs.path)});
     const generated::CompiledKernel& compiled = compile.kernel;
+    clock.lap("compile_wait");
     reply["compile"] = {{"cached", compiled.cached},
                         {"seconds", compiled.seconds},
                         {"waited_seconds", compile.waited_seconds},
@@ -859,6 +903,7 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     generated::LoadedGemmKernel kernel(*s.context, compiled.cubin, knobs, traits, setup.problem, device,
                                        s.generated_operands());
     reply["launch"] = kernel.attributes();
+    clock.lap("load");
 
     if (request.value("verify", true)) {
       // Split-K kernels leave their workspace and counters zero for the next launch; a second
@@ -870,7 +915,10 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
         kernel.enqueue(s.context->stream());
         s.context->check(s.context->api().cuStreamSynchronize(s.context->stream()),
                          "the generated kernel (cuStreamSynchronize)");
+        clock.lap("run");
         const GemmCheck result = s.check_d({0});
+        clock.lap("check");
+        reply["phases"] = clock.json();
         reply["verified"] = true;
         reply["verification"] = {{"D", result.to_json()}};
         if (run == 1) reply["verification"]["D"]["second_launch"] = true;
@@ -885,7 +933,9 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     if (request.value("measure", true)) {
       GeneratedSamples samples(s, kernel, request.value("cold", true));
       reply["measurement"] = measure_as_requested(samples, request);
+      clock.lap("measure");
     }
+    reply["phases"] = clock.json();
     reply["timing"] = s.timing_context().timing_json();
     return reply;
   } catch (const device::ContextPoisoned&) {
