@@ -102,6 +102,11 @@ def summarize(result):
     s["candidate_phase_totals"] = totals
     s["checks_on_device"] = on_device
     s["refinement_skipped"] = result.get("refinement_skipped")
+    s["cublaslt_tail"] = result.get("cublaslt_tail")
+    s["stop_reasons"] = {}
+    for c in result.get("candidates", []):
+        reason = c.get("stop_reason") or "-"
+        s["stop_reasons"][reason] = s["stop_reasons"].get(reason, 0) + 1
     return s
 
 

@@ -185,6 +185,9 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   EXPECT_TRUE(j.at("family_best").contains("generated")) << j.dump(2).substr(0, 4000);
   EXPECT_GE(j.at("refined").get<int>(), 1);
   EXPECT_TRUE(j.at("refinement_skipped").is_null()) << j.at("refinement_skipped").dump();
+  // cuBLASLt's enumerated tail is measured within --tail-seconds; what was left out is counted.
+  EXPECT_GE(j.at("cublaslt_tail").at("measured").get<int>() + j.at("cublaslt_tail").at("skipped").get<int>(), 0);
+  EXPECT_EQ(j.at("cublaslt_tail").at("budget_s").get<double>(), 0.3);
   // Every measured candidate says where its time went.
   EXPECT_TRUE(candidates[0].at("phases").contains("measure")) << candidates[0].dump(2);
   EXPECT_TRUE(candidates[0].at("phases").contains("worker_call")) << candidates[0].dump(2);

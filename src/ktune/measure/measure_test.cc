@@ -190,7 +190,7 @@ TEST(Policy, CacheModeDefaultsToFlushAndRoundTrips) {
 
 TEST(StopReason, StringsRoundTrip) {
   for (auto r : {StopReason::Converged, StopReason::NoiseStable, StopReason::MaxSamples, StopReason::Timeout,
-                 StopReason::Raced})
+                 StopReason::Raced, StopReason::MaxTime})
     EXPECT_EQ(stop_reason_from_string(to_string(r)), r);
   EXPECT_EQ(to_string(StopReason::NoiseStable), "noise_stable");
   EXPECT_THROW(stop_reason_from_string("done"), std::invalid_argument);
@@ -255,6 +255,34 @@ TEST(Loop, MaxSamples) {
   EXPECT_EQ(m.stop, StopReason::MaxSamples);
   EXPECT_EQ(m.samples.size(), 50u);
   EXPECT_EQ(source.calls(), 50);
+}
+
+TEST(Loop, MaxSecondsCapsMeasuredTimeOnceMinSamplesAreIn) {
+  // A noisy millisecond kernel that would run to min_seconds and beyond stops at max_seconds.
+  FakeClock clock;
+  ScriptedSource source(clock, noisy);
+  Policy p;
+  p.min_samples = 5;
+  p.max_seconds = 0.008;
+  Measurement m = run_measurement(source, p, std::nullopt, clock);
+  EXPECT_EQ(m.stop, StopReason::MaxTime);
+  EXPECT_GE(m.measured_seconds, 0.008);
+  EXPECT_LT(m.measured_seconds, 0.008 + 2 * kMs * 1.5);
+  // ...but never before min_samples: a 3 ms kernel still gets its 5 samples.
+  FakeClock slow_clock;
+  ScriptedSource slow(slow_clock, [](int) { return Sample{3 * kMs}; });
+  p.max_noise = 0;  // never converged
+  Measurement s = run_measurement(slow, p, std::nullopt, slow_clock);
+  EXPECT_EQ(s.stop, StopReason::MaxTime);
+  EXPECT_EQ(s.samples.size(), 5u);
+}
+
+TEST(Policy, MaxSecondsIsValidatedAndRoundTrips) {
+  Policy p;
+  p.max_seconds = 0.01;
+  EXPECT_EQ(policy_from_json(policy_to_json(p)), p);
+  EXPECT_THROW(policy_from_json({{"max_seconds", -1}}), std::invalid_argument);
+  EXPECT_EQ(Policy{}.max_seconds, 0);  // no cap unless asked
 }
 
 TEST(Loop, TimeoutCountsUntimedWallTime) {

@@ -61,6 +61,7 @@ void validate(const Policy& p) {
   require(p.max_samples >= 1, "max_samples", "must be >= 1");
   require(p.max_samples >= p.min_samples, "max_samples",
           "(" + std::to_string(p.max_samples) + ") must be >= min_samples (" + std::to_string(p.min_samples) + ")");
+  require(finite_nonneg(p.max_seconds), "max_seconds", "must be finite and >= 0 (0: no cap)");
   require(finite_nonneg(p.racing_margin), "racing_margin", "must be finite and >= 0");
   require(p.racing_min_samples >= 1, "racing_min_samples", "must be >= 1");
   require(std::isfinite(p.throttle_fraction) && p.throttle_fraction >= 0 && p.throttle_fraction <= 1,
@@ -80,6 +81,7 @@ Policy policy_from_json(const nlohmann::json& j, Policy base) {
     else if (key == "min_seconds") p.min_seconds = read_double(v, k);
     else if (key == "timeout_seconds") p.timeout_seconds = read_double(v, k);
     else if (key == "max_samples") p.max_samples = read_int(v, k);
+    else if (key == "max_seconds") p.max_seconds = read_double(v, k);
     else if (key == "racing") p.racing = read_bool(v, k);
     else if (key == "racing_margin") p.racing_margin = read_double(v, k);
     else if (key == "racing_min_samples") p.racing_min_samples = read_int(v, k);
@@ -90,7 +92,7 @@ Policy policy_from_json(const nlohmann::json& j, Policy base) {
     } else
       throw std::invalid_argument("measure policy: unknown key '" + key +
                                   "' (known: warmup_seconds, min_samples, max_noise, min_seconds, timeout_seconds, "
-                                  "max_samples, racing, racing_margin, racing_min_samples, throttle_fraction, cache)");
+                                  "max_samples, max_seconds, racing, racing_margin, racing_min_samples, throttle_fraction, cache)");
   }
   validate(p);
   return p;
@@ -100,6 +102,7 @@ nlohmann::json policy_to_json(const Policy& p) {
   return {{"warmup_seconds", p.warmup_seconds},   {"min_samples", p.min_samples},
           {"max_noise", p.max_noise},             {"min_seconds", p.min_seconds},
           {"timeout_seconds", p.timeout_seconds}, {"max_samples", p.max_samples},
+          {"max_seconds", p.max_seconds},
           {"racing", p.racing},                   {"racing_margin", p.racing_margin},
           {"racing_min_samples", p.racing_min_samples}, {"throttle_fraction", p.throttle_fraction},
           {"cache", std::string(to_string(p.cache))}};

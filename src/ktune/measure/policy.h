@@ -25,6 +25,10 @@ struct Policy {
   double min_seconds = 0.5;        // minimum total measured time before stopping on noise
   double timeout_seconds = 15.0;   // hard stop on wall time (warmup and discarded samples included)
   int max_samples = 100000;        // valid samples kept
+  // 0: no cap. Otherwise stop (as MaxTime) once this much time is measured and min_samples are
+  // in, whatever the noise: a screening measurement of a millisecond kernel whose clocks wander
+  // (power-limited GEMMs) needs a ranking, not 2% noise.
+  double max_seconds = 0;
   bool racing = true;              // stop early once clearly slower than the incumbent
   double racing_margin = 0.10;     // "clearly": candidate's fastest sample > incumbent median * (1 + margin)
   int racing_min_samples = 3;

@@ -15,7 +15,7 @@ struct ReasonName {
 constexpr ReasonName kReasonNames[] = {
     {StopReason::Converged, "converged"}, {StopReason::NoiseStable, "noise_stable"},
     {StopReason::MaxSamples, "max_samples"}, {StopReason::Timeout, "timeout"},
-    {StopReason::Raced, "raced"},
+    {StopReason::Raced, "raced"},         {StopReason::MaxTime, "max_time"},
 };
 
 }  // namespace
@@ -30,7 +30,7 @@ StopReason stop_reason_from_string(std::string_view name) {
   for (const auto& r : kReasonNames)
     if (r.name == name) return r.reason;
   throw std::invalid_argument("unknown stop reason '" + std::string(name) +
-                              "' (expected converged, noise_stable, max_samples, timeout or raced)");
+                              "' (expected converged, noise_stable, max_samples, timeout, raced or max_time)");
 }
 
 NoiseCriterion::NoiseCriterion(const Policy& policy, Options options)
@@ -123,13 +123,17 @@ std::optional<StopReason> RacingCriterion::check(const LoopState& state) {
 
 LimitsCriterion::LimitsCriterion(const Policy& policy)
     : max_samples_(static_cast<std::size_t>(std::max(policy.max_samples, 1))),
-      timeout_seconds_(policy.timeout_seconds) {}
+      timeout_seconds_(policy.timeout_seconds),
+      min_samples_(static_cast<std::size_t>(std::max(policy.min_samples, 1))),
+      max_seconds_(policy.max_seconds) {}
 
 std::optional<StopReason> LimitsCriterion::check(const LoopState& state) {
   if (state.samples.size() >= max_samples_) return StopReason::MaxSamples;
   if (state.discarded_samples >= 0 && static_cast<std::size_t>(state.discarded_samples) >= max_samples_)
     return StopReason::MaxSamples;
   if (state.elapsed_seconds >= timeout_seconds_) return StopReason::Timeout;
+  if (max_seconds_ > 0 && state.samples.size() >= min_samples_ && state.measured_seconds >= max_seconds_)
+    return StopReason::MaxTime;
   return std::nullopt;
 }
 

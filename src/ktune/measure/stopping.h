@@ -19,9 +19,11 @@ enum class StopReason {
   MaxSamples,   // max_samples valid samples (or as many discarded ones)
   Timeout,      // wall time ran out
   Raced,        // clearly slower than the incumbent; stopped early
+  MaxTime,      // max_seconds measured (with min_samples in), whatever the noise
 };
 
-std::string_view to_string(StopReason reason);  // "converged", "noise_stable", "max_samples", "timeout", "raced"
+// "converged", "noise_stable", "max_samples", "timeout", "raced", "max_time"
+std::string_view to_string(StopReason reason);
 // Throws std::invalid_argument listing the accepted names.
 StopReason stop_reason_from_string(std::string_view name);
 
@@ -115,7 +117,8 @@ class RacingCriterion final : public StoppingCriterion {
 
 // Hard limits, always checked last: MaxSamples at max_samples valid samples (or as many discarded
 // ones, so a source whose samples are all discarded cannot spin forever on a clock that does not
-// move), Timeout once elapsed wall time >= timeout_seconds.
+// move), Timeout once elapsed wall time >= timeout_seconds, MaxTime once max_seconds (> 0) are
+// measured and min_samples are in.
 class LimitsCriterion final : public StoppingCriterion {
  public:
   explicit LimitsCriterion(const Policy& policy);
@@ -124,6 +127,8 @@ class LimitsCriterion final : public StoppingCriterion {
  private:
   std::size_t max_samples_;
   double timeout_seconds_;
+  std::size_t min_samples_;
+  double max_seconds_;
 };
 
 }  // namespace ktune::measure

@@ -391,7 +391,9 @@ struct GemmWorker::State {
   struct HostInputs {
     GemmOperands operands;
     GemmReference reference;
+    double operands_seconds = 0;  // making the inputs (the reference's time is reference.seconds)
   };
+  double last_operands_seconds = 0, last_upload_seconds = 0;
   std::future<HostInputs> pending_inputs;
   std::string pending_key, allocated_key;
   GemmProblem pending_problem;
@@ -413,7 +415,9 @@ struct GemmWorker::State {
     pending_workspace = setup.cublaslt.workspace_bytes;
     pending_inputs = std::async(std::launch::async, [problem = setup.problem, seed = setup.seed, mode = setup.reference] {
       HostInputs host;
+      const auto t0 = std::chrono::steady_clock::now();
       host.operands = make_operands(problem, seed);
+      host.operands_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       host.reference = compute_reference(problem, host.operands, {mode});
       return host;
     });
@@ -439,10 +443,13 @@ struct GemmWorker::State {
     allocate_pending();
     HostInputs host = pending_inputs.get();  // rethrows what making them threw
     reference = std::move(host.reference);
+    last_operands_seconds = host.operands_seconds;
+    const auto t0 = std::chrono::steady_clock::now();
     a.upload(host.operands.a, "A");
     b.upload(host.operands.b, "B");
     c.upload(host.operands.c, "C");
     bias.upload(host.operands.bias, "bias");
+    last_upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     problem_key = pending_key;
     pending_key.clear();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_started).count();
@@ -682,6 +689,8 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   for (nlohmann::json& entry : generated_listed) reply["candidates"].push_back(std::move(entry));
   reply["reference_seconds"] = s.finish_prepare();
   step_done("inputs_uploaded_s");
+  steps["operands_seconds"] = s.last_operands_seconds;  // durations, not times since the request
+  steps["upload_seconds"] = s.last_upload_seconds;
   reply["steps"] = steps;
 
   reply["reference"] = {{"mode", reference_mode_name(s.reference.mode)},
