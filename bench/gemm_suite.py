@@ -103,6 +103,8 @@ def summarize(result):
     s["checks_on_device"] = on_device
     s["refinement_skipped"] = result.get("refinement_skipped")
     s["cublaslt_tail"] = result.get("cublaslt_tail")
+    s["refinement_not_ready"] = result.get("refinement_not_ready")
+    s["refined"] = result.get("refined")
     s["stop_reasons"] = {}
     for c in result.get("candidates", []):
         reason = c.get("stop_reason") or "-"

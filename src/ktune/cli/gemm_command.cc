@@ -42,6 +42,7 @@ struct GemmArgs {
   int refine = 6;
   double refine_window = 0.10;
   double tail_seconds = 0.3;
+  double refine_wait = 0.1;
   int heuristics = 8;
   double workspace_mib = 32;
   std::int64_t seed = 1;
@@ -418,8 +419,10 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   const bool two_stage = args.confirm > 0;
   const measure::Policy screening = gemm_screening_policy(policy);
   // One worker call; the row is not recorded (evaluate records it).
-  auto measure_once = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note) {
+  auto measure_once = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note,
+                          std::optional<double> compile_deadline = std::nullopt) {
     gemm::EvaluateOptions eval;
+    eval.compile_deadline = compile_deadline;
     // Screened: a verified first measurement of any candidate but the baseline (which is the
     // bar every pick must clear, so it is measured at the full policy).
     eval.policy = two_stage && verify && row.index != 0 ? screening : policy;
@@ -441,7 +444,12 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     // worker restarted after a crash prepares inputs and reference again.
     const double timeout = policy.warmup_seconds + 1.5 * policy.timeout_seconds + (first_call ? 120.0 : 60.0);
     first_call = false;
-    fill_outcome(r, worker.call(gemm::evaluate_request(setup, candidate, eval), timeout), problem);
+    const worker::WorkerProcess::Outcome outcome = worker.call(gemm::evaluate_request(setup, candidate, eval), timeout);
+    if (const auto* reply = std::get_if<nlohmann::json>(&outcome); reply && reply->value("not_ready", false)) {
+      r.resources["not_ready"] = true;  // not evaluated: evaluate() records nothing
+      return r;
+    }
+    fill_outcome(r, outcome, problem);
     r.finished_at_unix = now_unix();
     r.phases["worker_call"] = r.finished_at_unix - r.started_at_unix;  // the round trip, the worker's phases inside
     FamilyRecord& f = families.at(row.family);
@@ -451,13 +459,16 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     r.problem_id = problem_record.id;
     return r;
   };
-  auto evaluate = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note) {
-    db::ResultRecord r = measure_once(candidate, row, verify, racing, note);
-    r.id = database.insert_result(r);
+  auto evaluate = [&](const nlohmann::json& candidate, const Row& row, bool verify, bool racing, const char* note,
+                      std::optional<double> compile_deadline = std::nullopt) {
+    db::ResultRecord r = measure_once(candidate, row, verify, racing, note, compile_deadline);
+    if (!r.resources.value("not_ready", false)) r.id = database.insert_result(r);
     return r;
   };
 
-  auto run_candidate = [&](const nlohmann::json& entry, std::size_t i) {
+  // Evaluates (or resumes) one listed candidate; false when a compile deadline left it out.
+  auto run_candidate = [&](const nlohmann::json& entry, std::size_t i,
+                           std::optional<double> compile_deadline = std::nullopt) -> bool {
     Row row;
     row.index = i;
     row.family = entry.at("family").get<std::string>();
@@ -475,7 +486,8 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     } else {
       if (i == 0 && !quiet && style == report::ProgressStyle::None)
         std::fprintf(stderr, "measuring the baseline (cuBLAS's default)...\n");
-      row.result = evaluate(entry, row, true, i != 0, i == 0 ? "baseline" : nullptr);
+      row.result = evaluate(entry, row, true, i != 0, i == 0 ? "baseline" : nullptr, compile_deadline);
+      if (row.result.resources.value("not_ready", false)) return false;
     }
     row.stats = tuner::result_stats(row.result);
     if (row.stats && (!incumbent || row.stats->median < incumbent->median)) incumbent = row.stats;
@@ -487,6 +499,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     update.best_seconds = incumbent ? std::optional<double>(incumbent->median) : std::nullopt;
     progress.update(update);
     rows.push_back(std::move(row));
+    return true;
   };
   std::size_t refined = 0;
   const double evaluation_started = since_start();
@@ -506,7 +519,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   }
   nlohmann::json refinement_listing;
   nlohmann::json refinement_skipped;
-  std::size_t tail_measured = 0, tail_skipped = 0;
+  std::size_t tail_measured = 0, tail_skipped = 0, refine_not_ready = 0;
   try {
     for (const auto* part : {&heuristic_first, &generated_listed})
       for (std::size_t i : *part) {
@@ -564,6 +577,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
       const double projected = since_start() - tail_started + mean_call_seconds(rows);
       if (!resumable && args.tail_seconds >= 0 && projected > args.tail_seconds) {
         ++tail_skipped;
+        if (update.total) --*update.total;
         continue;
       }
       run_candidate(entry, i);
@@ -571,10 +585,22 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
     }
     refine_started = since_start();
     phases["evaluation_s"] = refine_started - evaluation_started;
+    // The refinement's kernels compile in the background (most ahead of time, see
+    // GemmWorker::speculate_refinement); the round waits --refine-wait seconds at most for those
+    // still compiling and leaves out the rest (a cold cache's cost, not a result).
+    double wait_left = args.refine_wait;
     for (const nlohmann::json& entry : refinement_listing) {
       if (tuner::interrupt_flag().load()) break;
-      run_candidate(entry, listed_candidates.size() + refined);
-      ++refined;
+      const double before = since_start();
+      const bool done = run_candidate(entry, listed_candidates.size() + refined, std::max(0.0, wait_left));
+      if (done) {
+        ++refined;
+        wait_left -= rows.back().result.resources.value("compile", nlohmann::json::object()).value("waited_seconds", 0.0);
+      } else {
+        ++refine_not_ready;
+        if (update.total) --*update.total;
+        wait_left -= since_start() - before;
+      }
     }
     progress.finish(update);
   } catch (...) {
@@ -695,6 +721,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
                           {"interrupted", interrupted},
                           {"refined", refined},
                           {"refinement_skipped", refinement_skipped},
+                          {"refinement_not_ready", refine_not_ready},
                           {"cublaslt_tail", {{"measured", tail_measured}, {"skipped", tail_skipped},
                                              {"budget_s", args.tail_seconds}}},
                           {"phases", phases},
@@ -823,6 +850,9 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
       std::printf("screened every candidate (3 ms, 2%% noise); %zu finalist(s) within 3%% measured again at the full "
                   "policy\n",
                   confirmed.size());
+    if (refine_not_ready)
+      std::printf("refinement: %zu kernel(s) left out, their compiles not done within --refine-wait %.2f s\n",
+                  refine_not_ready, args.refine_wait);
     if (tail_skipped)
       std::printf("cuBLASLt: %zu enumerated algorithm(s) not measured (--tail-seconds %.2f; %zu measured)\n",
                   tail_skipped, args.tail_seconds, tail_measured);
@@ -890,6 +920,10 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--refine-window", args->refine_window,
                   "Refine only when the fastest generated kernel is within this fraction of the fastest candidate "
                   "(default 0.10)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--refine-wait", args->refine_wait,
+                  "Seconds the refinement round waits at most for its kernels' compiles; those not ready are left out "
+                  "(default 0.1)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--tail-seconds", args->tail_seconds,
                   "Seconds of measuring for cuBLASLt's enumerated algorithms beyond its heuristic's answers, measured "

@@ -161,9 +161,12 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   const auto dir = temp_dir();
   const std::string db = (dir / "k.db").string();
   // --refine-window 10: a refinement round whatever the generated kernels' times (by default it
-  // runs only when they come within 10% of the fastest candidate).
-  CommandResult r =
-      ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --refine-window 10 --json --db " + db);
+  // runs only when they come within 10% of the fastest candidate); --refine-wait 600: every
+  // refinement kernel waited for (by default those still compiling after 0.1 s are left out).
+  CommandResult r = ktune(
+      "tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --refine-window 10 --refine-wait 600 "
+      "--json --db " +
+      db);
   ASSERT_EQ(r.code, 0) << r.out;
   const nlohmann::json j = json_of(r);
   ASSERT_TRUE(j.is_object()) << r.out;
@@ -185,6 +188,7 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   EXPECT_TRUE(j.at("family_best").contains("generated")) << j.dump(2).substr(0, 4000);
   EXPECT_GE(j.at("refined").get<int>(), 1);
   EXPECT_TRUE(j.at("refinement_skipped").is_null()) << j.at("refinement_skipped").dump();
+  EXPECT_EQ(j.at("refinement_not_ready").get<int>(), 0);
   // cuBLASLt's enumerated tail is measured within --tail-seconds; what was left out is counted.
   EXPECT_GE(j.at("cublaslt_tail").at("measured").get<int>() + j.at("cublaslt_tail").at("skipped").get<int>(), 0);
   EXPECT_EQ(j.at("cublaslt_tail").at("budget_s").get<double>(), 0.3);

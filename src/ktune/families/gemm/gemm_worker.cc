@@ -578,6 +578,7 @@ nlohmann::json evaluate_request(const GemmSetup& setup, const nlohmann::json& ca
   j["cold"] = options.cold;
   j["verify"] = options.verify;
   j["measure"] = options.measure;
+  if (options.compile_deadline) j["compile_deadline"] = *options.compile_deadline;
   return j;
 }
 
@@ -893,8 +894,16 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
       rejected["status"] = "resource_limit";
       return rejected;
     }
-    const generated::BackgroundCompiler::Result compile = s.background_compiler().get(
-        {generated::emit_source(knobs, traits), generated::compile_arch(knobs.path, device), generated::kernel_symbol(knobs.path)});
+    const generated::CompileJob job{generated::emit_source(knobs, traits), generated::compile_arch(knobs.path, device),
+                                    generated::kernel_symbol(knobs.path)};
+    if (request.contains("compile_deadline") &&
+        !s.background_compiler().ready_within(job, request.at("compile_deadline").get<double>())) {
+      nlohmann::json later = error_reply("the kernel's compile had not finished within the deadline");
+      later["status"] = "not_ready";
+      later["not_ready"] = true;
+      return later;
+    }
+    const generated::BackgroundCompiler::Result compile = s.background_compiler().get(job);
     const generated::CompiledKernel& compiled = compile.kernel;
     clock.lap("compile_wait");
     reply["compile"] = {{"cached", compiled.cached},

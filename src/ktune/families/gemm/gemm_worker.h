@@ -49,6 +49,9 @@ struct EvaluateOptions {
   bool cold = true;                          // flush L2 before every sample
   bool verify = true;
   bool measure = true;
+  // Generated kernels: when set, a kernel whose background compile has not finished within this
+  // many seconds is not evaluated; the reply says {"not_ready": true} (nothing to record).
+  std::optional<double> compile_deadline;
 };
 // `candidate`: one entry of the candidates reply ({"family": ..., "candidate": ...,
 // "library_version": ...}).

@@ -40,6 +40,9 @@ class BackgroundCompiler {
   // The job's result: from the background when it was submitted (waiting if it is not done),
   // else compiled on the calling thread. A compile that threw is a failed CompiledKernel.
   Result get(const CompileJob& job);
+  // Whether `job` was submitted and its compile finishes within `seconds` (waiting that long at
+  // most): callers that would rather skip a kernel than wait for NVRTC ask this before get().
+  bool ready_within(const CompileJob& job, double seconds) const;
 
   std::size_t threads() const { return pool_.size(); }
   std::size_t submitted() const;

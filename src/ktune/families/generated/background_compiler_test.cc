@@ -63,6 +63,19 @@ TEST_F(BackgroundCompilerTest, SubmittedJobsCompileInTheBackgroundOnce) {
   EXPECT_EQ(again.kernel.cubin, ra.kernel.cubin);
 }
 
+TEST_F(BackgroundCompilerTest, ReadyWithinWaitsAtMostItsDeadline) {
+  BackgroundCompiler compiler(nvrtc_, device::CompileCache(cache_dir_), 1);
+  const CompileJob a = tiny_job("ready a"), b = tiny_job("ready b");
+  EXPECT_FALSE(compiler.ready_within(a, 0.0)) << "never submitted";
+  ASSERT_TRUE(compiler.submit(a));
+  ASSERT_TRUE(compiler.submit(b));
+  // One thread: b waits behind a, so right after submitting neither can be done.
+  EXPECT_FALSE(compiler.ready_within(b, 0.0));
+  EXPECT_TRUE(compiler.ready_within(a, 120.0));
+  EXPECT_TRUE(compiler.ready_within(b, 120.0));
+  EXPECT_TRUE(compiler.get(b).kernel.ok);
+}
+
 TEST_F(BackgroundCompilerTest, AJobNeverSubmittedCompilesOnTheCallingThread) {
   BackgroundCompiler compiler(nvrtc_, device::CompileCache(cache_dir_), 1);
   const BackgroundCompiler::Result r = compiler.get(tiny_job("direct"));
