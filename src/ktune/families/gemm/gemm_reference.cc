@@ -1,6 +1,7 @@
 #include "ktune/families/gemm/gemm_reference.h"
 
 #include <algorithm>
+#include <memory>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -186,12 +187,16 @@ ReferenceElement reference_element(const GemmProblem& p, const GemmOperands& o, 
 
 // A of every batch as row-major M x K (row i of batch bi at (bi * M + i) * K), converted on all
 // threads.
-std::vector<float> a_rows_fp32(const GemmProblem& p, const GemmOperands& o, int threads) {
+// Uninitialized (make_unique_for_overwrite): the converting threads touch the pages first, in
+// parallel; a std::vector would zero 256 MB (B of 8192^2) on one thread before they start.
+using FloatBuffer = std::unique_ptr<float[]>;
+
+FloatBuffer a_rows_fp32(const GemmProblem& p, const GemmOperands& o, int threads) {
   const auto M = static_cast<std::size_t>(p.m), K = static_cast<std::size_t>(p.k);
-  std::vector<float> rows(static_cast<std::size_t>(p.a_elements()));
+  FloatBuffer rows = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(p.a_elements()));
   parallel_for(static_cast<std::size_t>(p.batch) * M, threads, [&](std::size_t row) {
     const auto bi = static_cast<std::int64_t>(row / M), i = static_cast<std::int64_t>(row % M);
-    float* out = rows.data() + row * K;
+    float* out = rows.get() + row * K;
     for (std::size_t kk = 0; kk < K; ++kk)
       out[kk] = static_cast<float>(load_value(o.a.data(), static_cast<std::size_t>(p.a_offset(bi, i, static_cast<std::int64_t>(kk))),
                            p.a_storage()));
@@ -202,15 +207,15 @@ std::vector<float> a_rows_fp32(const GemmProblem& p, const GemmOperands& o, int 
 // B of every batch transposed to N x K (column j of batch bi at (bi * N + j) * K), so that every
 // output is a dot product of two contiguous rows. Converted in blocks of 64 columns on all
 // threads: each block reads 64 neighbouring elements per K row and writes 64 rows it owns.
-std::vector<float> b_columns_fp32(const GemmProblem& p, const GemmOperands& o, int threads) {
+FloatBuffer b_columns_fp32(const GemmProblem& p, const GemmOperands& o, int threads) {
   const auto N = static_cast<std::size_t>(p.n), K = static_cast<std::size_t>(p.k);
   constexpr std::size_t kBlock = 64;
   const std::size_t blocks = (N + kBlock - 1) / kBlock;
-  std::vector<float> columns(static_cast<std::size_t>(p.b_elements()));
+  FloatBuffer columns = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(p.b_elements()));
   parallel_for(static_cast<std::size_t>(p.batch) * blocks, threads, [&](std::size_t item) {
     const auto bi = static_cast<std::int64_t>(item / blocks);
     const std::size_t j0 = (item % blocks) * kBlock, j1 = std::min(N, j0 + kBlock);
-    float* base = columns.data() + static_cast<std::size_t>(bi) * N * K;
+    float* base = columns.get() + static_cast<std::size_t>(bi) * N * K;
     for (std::size_t kk = 0; kk < K; ++kk)
       for (std::size_t j = j0; j < j1; ++j)
         base[j * K + kk] = static_cast<float>(load_value(
@@ -258,8 +263,8 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
   if (mode == ReferenceMode::Full) {
     // A as row-major M x K and B transposed (N x K), as floats: every output is then a dot product
     // of two contiguous rows.
-    const std::vector<float> a_rows = a_rows_fp32(p, o, threads);
-    const std::vector<float> b_cols = b_columns_fp32(p, o, threads);
+    const FloatBuffer a_rows = a_rows_fp32(p, o, threads);
+    const FloatBuffer b_cols = b_columns_fp32(p, o, threads);
     ref.elements.resize(static_cast<std::size_t>(p.d_elements()));
     constexpr std::size_t kRows = 16, kCols = 64;
     const std::size_t row_blocks = (M + kRows - 1) / kRows;
@@ -268,8 +273,8 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
     parallel_for(items, threads, [&](std::size_t item) {
       const std::size_t bi = item / (row_blocks * col_blocks);
       const std::size_t rb = (item / col_blocks) % row_blocks, cb = item % col_blocks;
-      const float* a_base = a_rows.data() + bi * M * K;
-      const float* b_base = b_cols.data() + bi * N * K;
+      const float* a_base = a_rows.get() + bi * M * K;
+      const float* b_base = b_cols.get() + bi * N * K;
       for (std::size_t i = rb * kRows; i < std::min(M, (rb + 1) * kRows); ++i) {
         const float* a = a_base + i * K;
         for (std::size_t j = cb * kCols; j < std::min(N, (cb + 1) * kCols); ++j) {
@@ -312,7 +317,7 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
     ref.elements.resize(indices.size());
     const std::int64_t mn = p.m * p.n;
     if (p.b_elements() <= kSampledCopyLimit) {
-      const std::vector<float> b_cols = b_columns_fp32(p, o, threads);
+      const FloatBuffer b_cols = b_columns_fp32(p, o, threads);
       // Samples are sorted, so neighbouring ones often share A's row: each thread converts a
       // row once for the run of samples it serves.
       const std::size_t per_thread = (indices.size() + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
@@ -329,7 +334,7 @@ GemmReference compute_reference(const GemmProblem& p, const GemmOperands& o, con
             converted = index / p.n;
           }
           const auto [sum, abs_sum] =
-              dot_fp64(a_row.data(), b_cols.data() + (static_cast<std::size_t>(bi) * N + static_cast<std::size_t>(j)) * K, K);
+              dot_fp64(a_row.data(), b_cols.get() + (static_cast<std::size_t>(bi) * N + static_cast<std::size_t>(j)) * K, K);
           ref.elements[s] = finish_element(p, o, bi, i, j, sum, abs_sum);
         }
       });
