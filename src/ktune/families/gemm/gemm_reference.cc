@@ -65,10 +65,11 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
 }
 
 // Fills `count` elements of `storage` with random sign * uniform [1/16, 1) magnitudes.
-void fill_random(std::vector<std::byte>& data, std::int64_t count, Storage storage, std::uint64_t seed,
+void fill_random(HostBytes& data, std::int64_t count, Storage storage, std::uint64_t seed,
                  std::uint64_t stream, int threads) {
   const auto n = static_cast<std::size_t>(count);
-  data.assign(n * storage_size(storage), std::byte{0});
+  data.clear();
+  data.resize(n * storage_size(storage));  // not zeroed: every element is written below
   const std::size_t chunks = (n + kChunk - 1) / kChunk;
   parallel_for(chunks, threads, [&](std::size_t chunk) {
     std::mt19937_64 rng(splitmix64(seed ^ splitmix64(stream * 0x100000001B3ull + chunk)));
@@ -84,7 +85,7 @@ void fill_random(std::vector<std::byte>& data, std::int64_t count, Storage stora
 }
 
 void check_operands(const GemmProblem& p, const GemmOperands& o) {
-  auto expect = [](const std::vector<std::byte>& v, std::int64_t elements, Storage s, const char* what) {
+  auto expect = [](const HostBytes& v, std::int64_t elements, Storage s, const char* what) {
     if (v.size() != static_cast<std::size_t>(elements) * storage_size(s))
       throw GemmError(std::string("operand ") + what + " has " + std::to_string(v.size()) + " bytes, the problem needs " +
                       std::to_string(static_cast<std::size_t>(elements) * storage_size(s)));

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <span>
 
 #include "ktune/core/config.h"
 #include "ktune/device/compile_cache.h"
@@ -49,7 +50,7 @@ class DeviceBuffer {
     context_ = &context;
     bytes_ = bytes;
   }
-  void upload(const std::vector<std::byte>& host, const std::string& what) {
+  void upload(std::span<const std::byte> host, const std::string& what) {
     if (host.empty()) return;
     context_->enter();
     context_->check(context_->api().cuMemcpyHtoD(pointer_, host.data(), host.size()), "cuMemcpyHtoD(" + what + ")");
