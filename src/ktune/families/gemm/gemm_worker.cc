@@ -299,19 +299,30 @@ struct GemmWorker::State {
     if (context && ordinal == wanted) return;
     reset_problem();
     reset_device();
+    // NVRTC and NVML load (dlopen, nvmlInit) while the driver initialises: the device's opening
+    // is on every cold session's critical path.
+    const auto started = std::chrono::steady_clock::now();
+    auto seconds_since = [&started] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    std::future<Loaded<kc::NvrtcCompiler>> nvrtc_loading = std::async(std::launch::async, [] { return kc::NvrtcCompiler::load(); });
+    std::future<Loaded<kc::Nvml>> nvml_loading = std::async(std::launch::async, [] { return kc::Nvml::load(); });
     Loaded<kc::CudaDriver> loaded = kc::CudaDriver::load();
     if (!loaded) throw device::DeviceError(loaded.error);
     driver = loaded.value;
     const int count = driver->device_count();
+    open_steps = {{"driver_s", seconds_since()}};
     if (wanted < 0 || wanted >= count)
       throw device::DeviceError("no CUDA device " + std::to_string(wanted) + " (this machine has " + std::to_string(count) + ")");
-    nvrtc = kc::NvrtcCompiler::load();
-    nvml = kc::Nvml::load();
+    nvrtc = nvrtc_loading.get();
+    nvml = nvml_loading.get();
+    open_steps["libraries_s"] = seconds_since();
     dc::TimingOptions timing;
     // cuBLASLt is enqueued behind the blocking kernel; should it ever wait for the GPU while
     // enqueueing, a short timeout costs one invalid sample before falling back to events.
     timing.blocking_timeout_seconds = 1.0;
     context = std::make_shared<dc::CudaDeviceContext>(driver, wanted, nvml.value, nvml.error, timing);
+    open_steps["context_s"] = seconds_since();
     ordinal = wanted;
     if (nvrtc)
       checks_compiled = std::async(std::launch::async, [compiler = nvrtc.value, dir = cache_directory(),
@@ -395,6 +406,7 @@ struct GemmWorker::State {
     double operands_seconds = 0;  // making the inputs (the reference's time is reference.seconds)
   };
   double last_operands_seconds = 0, last_upload_seconds = 0;
+  nlohmann::json open_steps = nlohmann::json::object();  // open_device's steps (seconds since it began)
   std::future<HostInputs> pending_inputs;
   std::string pending_key, allocated_key;
   GemmProblem pending_problem;
@@ -636,7 +648,17 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
     steps[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
   s.start_prepare(setup);  // inputs and reference on a host thread from now on
-  s.open_device(setup.device);
+  // cuBLASLt's library (hundreds of MB to map) loads while the device opens; the handle needs
+  // the context and is made later (open_cublaslt).
+  std::future<void> cublaslt_loading;
+  if (!s.lt) cublaslt_loading = std::async(std::launch::async, [&s] { s.lt = cublaslt::CublasLt::load(); });
+  try {
+    s.open_device(setup.device);
+  } catch (...) {
+    if (cublaslt_loading.valid()) cublaslt_loading.wait();
+    throw;
+  }
+  if (cublaslt_loading.valid()) cublaslt_loading.get();
   step_done("device_opened_s");
   nlohmann::json reply = {{"candidates", nlohmann::json::array()}, {"families", nlohmann::json::object()}};
   const auto wanted = [&](const char* name) {
@@ -691,6 +713,7 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   for (nlohmann::json& entry : generated_listed) reply["candidates"].push_back(std::move(entry));
   reply["reference_seconds"] = s.finish_prepare();
   step_done("inputs_uploaded_s");
+  steps["device_open"] = s.open_steps;
   steps["operands_seconds"] = s.last_operands_seconds;  // durations, not times since the request
   steps["upload_seconds"] = s.last_upload_seconds;
   reply["steps"] = steps;
