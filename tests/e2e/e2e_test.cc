@@ -316,6 +316,31 @@ TEST_F(E2EModel, DispatchesAndCandidatesOfTheMlpBlock) {
   EXPECT_FALSE(j["candidates"][2].contains("build"));
 }
 
+TEST_F(E2EModel, InspectEveryDispatchForGfx942) {
+  const std::string model = (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string();
+  CommandResult r = ktune("--json model inspect " + model + " --target hip:gfx942 --out inspect_out");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const nlohmann::json j = r.json();
+  EXPECT_EQ(j["target"], "hip:gfx942");
+  ASSERT_EQ(j["dispatches"].size(), 2u) << r.out;
+  for (const auto& d : j["dispatches"]) {
+    EXPECT_EQ(d["assembly_check"]["agrees"], true) << d.dump(1);
+    EXPECT_GT(d["code_object"]["resources"]["vgprs (total, incl. AGPRs)"].get<int>(), 0) << d.dump(1);
+    EXPECT_GT(d["code_object"]["occupancy"]["waves_per_simd"].get<double>(), 0) << d.dump(1);
+  }
+  EXPECT_EQ(j["dispatches"][0]["mnk"], nlohmann::json({512, 4096, 1024}));
+  // The table names every dispatch and what limits its occupancy.
+  r = ktune("model inspect " + model + " --target hip:gfx942 --out inspect_out");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("mlp_dispatch_0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(LDS)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("equal"), std::string::npos) << r.out;
+  // A CUDA build has no AMD code object to read.
+  r = ktune("model inspect " + model + " --target cuda:sm_80 --out inspect_cuda");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("is not hip:gfx*"), std::string::npos) << r.err;
+}
+
 TEST_F(E2EModel, BadInputIsAClearError) {
   CommandResult r = ktune("model dispatches " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() +
                           " --target cuda:gfx942");

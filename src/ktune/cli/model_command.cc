@@ -14,6 +14,7 @@
 #include "ktune/iree/compile_model.h"
 #include "ktune/iree/dispatch_gemm.h"
 #include "ktune/iree/matmul_candidates.h"
+#include "ktune/iree/model_inspection.h"
 #include "ktune/iree/model_tuning.h"
 #include "ktune/report/progress.h"
 
@@ -148,6 +149,47 @@ std::string tiles(const iree::LoweringConfig* c, const char* key) {
   return t ? "[" + join(*t, ",") + "]" : "-";
 }
 
+// One row per dispatch: what IREE chose and what its kernel costs on the target.
+void print_inspection(const iree::CompiledModel& c, const iree::ModelInspection& in, const iree::IreeTools& tools) {
+  std::printf("%s for %s with IREE %s: %zu dispatch(es); code object %s\n", c.model.string().c_str(),
+              c.target.text().c_str(), tools.version.c_str(), c.dispatches.size(), in.code_object.string().c_str());
+  std::printf("%-3s %-44s %-15s %-16s %-10s %5s %5s %5s %7s %7s %-34s %-9s %s\n", "#", "dispatch", "root op", "MxNxK",
+              "wg tile", "VGPR", "AGPR", "SGPR", "LDS", "scratch", "occupancy (waves/SIMD, limiter)", "asm check",
+              "ISA findings");
+  int i = 0;
+  for (const iree::DispatchInspection& d : in.dispatches) {
+    const iree::ConfiguredDispatch& k = d.dispatch.config;
+    const iree::LoweringConfig* root = k.lowering_configs.empty() ? nullptr : &k.lowering_configs.front();
+    const auto mnk = k.matmul_mnk();
+    auto figure = [&](const char* key) -> std::string {
+      const nlohmann::json* v = d.kernel ? d.kernel->resource(key) : nullptr;
+      return v ? v->dump() : "-";
+    };
+    std::string occupancy = "-";
+    if (d.kernel && d.kernel->amdgpu_occupancy) {
+      const auto& o = *d.kernel->amdgpu_occupancy;
+      occupancy = o.launchable ? std::to_string(o.waves_per_simd).substr(0, 4) + " (" +
+                                     (o.limiters.empty() ? std::string("-") : analysis::to_string(o.limiters.front())) + ")"
+                               : "not launchable";
+    }
+    std::string findings;
+    if (d.kernel)
+      for (const auto& f : d.kernel->findings)
+        if (f.severity != analysis::IsaSeverity::Info) findings += (findings.empty() ? "" : ", ") + f.check;
+    const std::string check = d.assembly_check.contains("agrees") ? (d.assembly_check.at("agrees").get<bool>() ? "equal" : "DIFFERS") : "-";
+    std::printf("%-3d %-44s %-15s %-16s %-10s %5s %5s %5s %7s %7s %-34s %-9s %s\n", i++, d.dispatch.name.substr(0, 44).c_str(),
+                root ? root->op.c_str() : "-", mnk ? join(*mnk).c_str() : "-", tiles(root, "workgroup").c_str(),
+                figure("vgprs (total, incl. AGPRs)").c_str(), figure("agprs").c_str(), figure("sgprs").c_str(),
+                figure("lds_bytes").c_str(), figure("scratch_bytes_per_lane").c_str(), occupancy.c_str(), check.c_str(),
+                findings.empty() ? "-" : findings.c_str());
+  }
+  for (const auto& n : in.notes) std::printf("note: %s\n", n.c_str());
+  for (const auto& n : in.report.notes) std::printf("note: %s\n", n.c_str());
+  std::printf("(VGPR: total incl. AGPRs; LDS and scratch in bytes; asm check: ktune's figures against IREE's .rocmasm; "
+              "`ktune inspect %s` for every kernel in full, --json for all fields)\n",
+              in.code_object.string().c_str());
+}
+
 void print_table(const iree::CompiledModel& c, const iree::IreeTools& tools) {
   std::printf("%s for %s with IREE %s: %zu dispatch(es), compiled in %.1f s; dump in %s\n", c.model.string().c_str(),
               c.target.text().c_str(), tools.version.c_str(), c.dispatches.size(), c.seconds, c.dump_dir.string().c_str());
@@ -248,6 +290,29 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
         print_json(j);
       } else {
         print_table(c, tools);
+      }
+      return kExitOk;
+    };
+  });
+
+  CLI::App* inspect = model->add_subcommand(
+      "inspect", "Compile MODEL.mlir for an AMD target (hip:gfx942, gfx950, gfx90a) and inspect every dispatch's "
+                 "kernel: registers, LDS, scratch, occupancy and its limiter, ISA findings, checked against IREE's "
+                 "assembly");
+  add_common_options(inspect, *args);
+  inspect->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      iree::IreeTools tools;
+      const iree::CompiledModel c = compile_for(*args, tools);
+      const iree::ModelInspection inspection = iree::inspect_model(c);
+      if (global.json) {
+        nlohmann::json j = iree::to_json(inspection);
+        j["model"] = c.model.string();
+        j["iree_version"] = tools.version;
+        j["dump_dir"] = c.dump_dir.string();
+        print_json(j);
+      } else {
+        print_inspection(c, inspection, tools);
       }
       return kExitOk;
     };

@@ -1,0 +1,58 @@
+#pragma once
+// ktune model inspect: every dispatch of a model compiled for an AMD target, as IREE built it.
+// From IREE's own dump (compile_model.h): the configured source says what IREE chose (root op,
+// shapes, lowering configuration); the linked code object (.hsaco) gives each dispatch's kernel
+// resources, occupancy and its limiter, and the disassembly's ISA findings
+// (amdgpu/code_object_inspection.h); IREE's assembly (.rocmasm) declares the same figures in
+// text (`.set <kernel>.num_vgpr`, `.amdhsa_group_segment_fixed_size`, ...), and each dispatch
+// says whether ktune's figures equal them.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/analysis/inspect_report.h"
+#include "ktune/iree/compile_model.h"
+
+namespace ktune::iree {
+
+// What IREE's AMDGPU assembly declares about one kernel (-1: not declared).
+struct AssemblyKernelFigures {
+  std::int64_t num_vgpr = -1, num_agpr = -1, numbered_sgpr = -1;
+  std::int64_t group_segment_fixed_size = -1, private_segment_fixed_size = -1;
+  std::int64_t next_free_vgpr = -1, next_free_sgpr = -1, accum_offset = -1;
+};
+
+// Per kernel symbol (without `.kd`), from the `.set .L<kernel>.<field>, N` lines and the
+// `.amdhsa_kernel <kernel>` blocks of an .rocmasm/.s text.
+std::map<std::string, AssemblyKernelFigures> parse_assembly_figures(const std::string& text);
+
+struct DispatchInspection {
+  DumpedDispatch dispatch;
+  std::optional<analysis::KernelInspection> kernel;  // none when the code object has no such kernel
+  // ktune's figures against the assembly's: {"agrees": bool, "checked": [...], "mismatches": [...]}
+  nlohmann::json assembly_check = nlohmann::json::object();
+};
+
+struct ModelInspection {
+  Target target;
+  std::filesystem::path code_object, assembly;  // IREE's dump files that were read
+  std::vector<DispatchInspection> dispatches;   // in dispatch order
+  analysis::InspectReport report;               // the code object's whole report (facts, notes, findings)
+  std::vector<std::string> notes;
+};
+
+// Inspects a model compiled for a hip:gfx* target. A dispatch whose root op IREE configured
+// with an MMA intrinsic and whose kernel runs no matrix instruction gets a warning finding
+// ("matrix-instructions"). Throws IreeError when the target is not an AMD one or the dump has
+// no code object.
+ModelInspection inspect_model(const CompiledModel& model);
+
+nlohmann::json to_json(const ModelInspection& inspection);
+
+}  // namespace ktune::iree
