@@ -341,6 +341,60 @@ TEST_F(E2EModel, InspectEveryDispatchForGfx942) {
   EXPECT_NE(r.err.find("is not hip:gfx*"), std::string::npos) << r.err;
 }
 
+// Seed-000's loop on a model's dispatch, all with the real IREE and a stock LLVM: dump (one
+// binary per dispatch), edit IREE's assembly (an s_nop at the kernel's entry), reassemble,
+// substitute, and the recompiled module carries the edit (and no longer IREE's own object).
+TEST_F(E2EModel, DumpEditReassembleSubstitute) {
+  const std::string model = (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string();
+  CommandResult r = ktune("--json model dump " + model + " --target hip:gfx942 --out dumped");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const nlohmann::json dump = r.json();
+  ASSERT_EQ(dump["dispatches"].size(), 2u) << r.out;
+  const nlohmann::json& d1 = dump["dispatches"][1];
+  EXPECT_EQ(d1["name"], "mlp_dispatch_1");
+  ASSERT_TRUE(fs::is_regular_file(d1["object"].get<std::string>())) << d1.dump(1);
+  ASSERT_TRUE(fs::is_regular_file(d1["assembly"].get<std::string>())) << d1.dump(1);
+
+  // The edit: s_nop 3 after the kernel's label.
+  std::string text = slurp(d1["assembly"].get<std::string>());
+  const std::string label = "\n" + d1["kernel"].get<std::string>() + ":\n";
+  const std::size_t at = text.find(label);
+  ASSERT_NE(at, std::string::npos) << "no label " << label;
+  text.insert(at + label.size(), "\ts_nop 3\n");
+  const fs::path edited = dir_ / "edited.rocmasm";
+  std::ofstream(edited) << text;
+  r = ktune("asm reassemble " + edited.string() + " -o " + (dir_ / "edited.hsaco").string());
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  r = ktune("asm diff " + d1["object"].get<std::string>() + " " + (dir_ / "edited.hsaco").string());
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("+  s_nop 3"), std::string::npos) << r.out;
+
+  r = ktune("--json model substitute " + model + " --target hip:gfx942 mlp_dispatch_1=" + (dir_ / "edited.hsaco").string() +
+            " --out substituted");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const nlohmann::json sub = r.json();
+  EXPECT_TRUE(sub["verified"].get<bool>()) << r.out;
+  ASSERT_EQ(sub["objects"].size(), 1u);
+  EXPECT_TRUE(sub["objects"][0]["carried"].get<bool>());
+  EXPECT_TRUE(sub["objects"][0]["original_gone"].get<bool>());
+
+  // Unknown dispatches, malformed substitutions and malformed assembly say what is wrong.
+  r = ktune("model substitute " + model + " --target hip:gfx942 mlp_dispatch_9=" + (dir_ / "edited.hsaco").string() +
+            " --out bad1");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("has no dispatch 'mlp_dispatch_9' (it has mlp_dispatch_0, mlp_dispatch_1)"), std::string::npos)
+      << r.err;
+  r = ktune("model substitute " + model + " --target hip:gfx942 mlp_dispatch_1 --out bad2");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("expected DISPATCH=FILE"), std::string::npos) << r.err;
+  text.insert(at + label.size(), "\tnot_an_instruction v0\n");
+  std::ofstream(dir_ / "broken.rocmasm") << text;
+  r = ktune("asm reassemble " + (dir_ / "broken.rocmasm").string() + " -o " + (dir_ / "broken.hsaco").string());
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("broken.rocmasm:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("invalid instruction"), std::string::npos) << r.err;
+}
+
 TEST_F(E2EModel, BadInputIsAClearError) {
   CommandResult r = ktune("model dispatches " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() +
                           " --target cuda:gfx942");

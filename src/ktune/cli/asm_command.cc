@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <fstream>
 #include <regex>
 
 #include "ktune/amdgpu/code_object.h"
@@ -124,11 +125,29 @@ int run_dump(const GlobalOptions& global, const AsmArgs& args) {
 
 // ---- reassemble -------------------------------------------------------------------------------
 
+// IREE's dumped assembly (.rocmasm) names its target as its own LLVM spells the triple,
+// `.amdgcn_target "amdgpu9.42-amd-amdhsa-unknown-gfx942"`, which a stock assembler refuses
+// ("does not match the specified target id"). The same processor and features in the standard
+// target id are what the code object declares (e_flags), so the directive is rewritten to it.
+// Returns the text unchanged when there is no such directive.
+std::string with_standard_target_id(const std::string& text) {
+  static const std::regex kIreeTarget(R"re((\.amdgcn_target\s+")amdgpu[0-9.]+-amd-amdhsa-[a-z]*-(gfx[0-9a-f]+[^"]*)")re");
+  return std::regex_replace(text, kIreeTarget, "$1amdgcn-amd-amdhsa--$2\"", std::regex_constants::format_first_only);
+}
+
 int run_reassemble(const GlobalOptions& global, const AsmArgs& args) {
   require_file(args.input);
   if (args.output.empty()) throw AsmFailure(kExitUsage, "asm reassemble needs -o OUT.hsaco");
-  const auto text = read_file(args.input);
-  if (!text) throw AsmFailure(kExitError, "cannot read " + args.input);
+  const auto original = read_file(args.input);
+  if (!original) throw AsmFailure(kExitError, "cannot read " + args.input);
+  const std::optional<std::string> text = with_standard_target_id(*original);
+  // What the assembler reads: the input itself, or a copy beside the output whose target
+  // directive was rewritten (IREE's spelling).
+  std::string assembled = args.input;
+  if (*text != *original) {
+    assembled = fs::absolute(args.output).string() + ".s";
+    std::ofstream(assembled) << *text;
+  }
   // The assembly names its target (with features); the assembler refuses a different -mcpu, so
   // the .s decides and --target only has to agree with it.
   static const std::regex kTarget(R"re(\.amdgcn_target\s+"amdgcn-amd-amdhsa--([^"]+)")re");
@@ -157,7 +176,7 @@ int run_reassemble(const GlobalOptions& global, const AsmArgs& args) {
   const std::string object = out_path.string() + ".o";
   const std::vector<std::vector<std::string>> steps = {
       {toolchain.clang(), "-x", "assembler", "--target=amdgcn-amd-amdhsa", "-mcpu=" + target, "-c", "-o", object,
-       args.input},
+       assembled},
       {toolchain.lld(), "-shared", "--no-undefined", "-o", out_path.string(), object}};
   std::vector<std::string> commands;
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -166,13 +185,21 @@ int run_reassemble(const GlobalOptions& global, const AsmArgs& args) {
     if (!run.succeeded()) {
       std::error_code ec;
       fs::remove(object, ec);
-      std::cerr << run.output;
+      // The assembler's messages name the rewritten copy; its lines are the input's.
+      std::string output = run.output;
+      if (assembled != args.input) {
+        fs::remove(assembled, ec);
+        for (std::size_t at = output.find(assembled); at != std::string::npos; at = output.find(assembled, at))
+          output.replace(at, assembled.size(), args.input);
+      }
+      std::cerr << output;
       throw AsmFailure(i == 0 ? kExitBadInput : kExitError,
                        std::string(i == 0 ? "assembling " : "linking ") + args.input + " " + run.describe());
     }
   }
   std::error_code ec;
   fs::remove(object, ec);
+  if (assembled != args.input) fs::remove(assembled, ec);
   if (global.json) {
     print_json({{"code_object", out_path.string()}, {"target", target}, {"llvm", toolchain.version_string()},
                 {"commands", commands}});

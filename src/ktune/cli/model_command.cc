@@ -16,6 +16,7 @@
 #include "ktune/iree/matmul_candidates.h"
 #include "ktune/iree/model_inspection.h"
 #include "ktune/iree/model_tuning.h"
+#include "ktune/iree/object_substitution.h"
 #include "ktune/report/progress.h"
 
 namespace ktune::cli {
@@ -32,6 +33,8 @@ struct ModelArgs {
   long long seed = 0, max_evals = 0;
   double max_time = 0;
   bool no_resume = false;
+  // substitute
+  std::vector<std::string> objects;
 };
 
 extern "C" void on_model_interrupt(int) { tuner::interrupt_flag().store(true); }
@@ -112,8 +115,10 @@ void print_tuning(const iree::ModelTuning& t) {
   std::printf("%s; %.1f s in all\n", t.tuned_kept ? "the tuned build is the answer" : "the default build stays the answer", t.wall_seconds);
 }
 
-// The model compiled for the target in --out (or a new directory under /tmp).
-iree::CompiledModel compile_for(const ModelArgs& args, iree::IreeTools& tools_out) {
+// The model compiled for the target in --out (or a new directory under /tmp); `subdir` below
+// it; link: IREE links every dispatch into one binary (its default).
+iree::CompiledModel compile_for(const ModelArgs& args, iree::IreeTools& tools_out, bool link = true,
+                                const std::string& subdir = "") {
   const iree::Target target = iree::parse_target(args.target);
   const iree::IreeLookup lookup = iree::find_iree_tools(args.iree_tools, self_executable());
   if (!lookup.tools) throw std::runtime_error(lookup.reason);
@@ -126,7 +131,34 @@ iree::CompiledModel compile_for(const ModelArgs& args, iree::IreeTools& tools_ou
   }
   iree::CompileOptions options;
   options.extra_flags = args.flags;
-  return iree::compile_model(tools_out, args.model, target, out, options);
+  options.link_executables = link;
+  return iree::compile_model(tools_out, args.model, target, subdir.empty() ? out : out / subdir, options);
+}
+
+// ktune model dump: each dispatch's files as IREE wrote them, one binary per dispatch.
+void print_dump(const iree::CompiledModel& c) {
+  std::printf("%s for %s: %zu dispatch(es), one binary each, in %s\n", c.model.string().c_str(), c.target.text().c_str(),
+              c.dispatches.size(), c.dump_dir.string().c_str());
+  for (const iree::DumpedDispatch& d : c.dispatches) {
+    std::printf("%s\n", d.name.c_str());
+    for (const auto& [what, path] : {std::pair<const char*, const fs::path*>{"configured", &d.configured},
+                                     {"benchmark", &d.benchmark}, {"object", &d.object}, {"assembly", &d.assembly}})
+      if (!path->empty()) std::printf("  %-11s %s\n", what, path->filename().string().c_str());
+  }
+  if (!c.dispatches.empty() && !c.dispatches.front().assembly.empty())
+    std::printf("edit an assembly file, then: ktune asm reassemble EDITED.rocmasm -o edited.hsaco\n"
+                "and: ktune model substitute %s --target %s %s=edited.hsaco\n",
+                c.model.string().c_str(), c.target.text().c_str(), c.dispatches.front().name.c_str());
+}
+
+nlohmann::json dump_json(const iree::CompiledModel& c) {
+  nlohmann::json j = {{"model", c.model.string()}, {"target", c.target.text()}, {"dump_dir", c.dump_dir.string()},
+                      {"vmfb", c.vmfb.string()},   {"command", c.command},      {"dispatches", nlohmann::json::array()}};
+  for (const iree::DumpedDispatch& d : c.dispatches)
+    j["dispatches"].push_back({{"name", d.name}, {"kernel", d.config.export_name}, {"configured", d.configured.string()},
+                               {"benchmark", d.benchmark.string()}, {"object", d.object.string()},
+                               {"assembly", d.assembly.string()}});
+  return j;
 }
 
 void add_common_options(CLI::App* cmd, ModelArgs& args) {
@@ -292,6 +324,50 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
         print_table(c, tools);
       }
       return kExitOk;
+    };
+  });
+
+  CLI::App* dump = model->add_subcommand(
+      "dump", "Compile MODEL.mlir with one binary per dispatch and list each dispatch's files (configured source, "
+              "benchmark source, code object, assembly) for reading and editing");
+  add_common_options(dump, *args);
+  dump->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      iree::IreeTools tools;
+      const iree::CompiledModel c = compile_for(*args, tools, false);
+      if (global.json) print_json(dump_json(c));
+      else print_dump(c);
+      return kExitOk;
+    };
+  });
+
+  CLI::App* substitute = model->add_subcommand(
+      "substitute", "Recompile MODEL.mlir with dispatches' code replaced by your objects (DISPATCH=FILE.hsaco) and "
+                    "check that the module carries them");
+  add_common_options(substitute, *args);
+  substitute->add_option("objects", args->objects, "DISPATCH=FILE (repeatable), dispatch names as `model dump` lists them")
+      ->required();
+  substitute->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      std::vector<iree::ObjectSubstitution> subs;
+      for (const std::string& o : args->objects) subs.push_back(iree::parse_object_substitution(o));
+      iree::IreeTools tools;
+      const iree::CompiledModel original = compile_for(*args, tools, false, "original");
+      const iree::SubstitutionResult r =
+          iree::substitute_objects(tools, original, subs, original.vmfb.parent_path().parent_path() / "substituted");
+      if (global.json) {
+        print_json(iree::to_json(r));
+      } else {
+        for (const iree::SubstitutedObject& o : r.objects)
+          std::printf("%s <- %s (%zu bytes): %s, IREE's own object %s\n", o.substitution.dispatch.c_str(),
+                      o.substitution.file.string().c_str(), o.bytes,
+                      o.carried ? "carried by the module" : "NOT FOUND in the module",
+                      o.original_gone ? "gone" : "STILL PRESENT");
+        std::printf("%s: %s\nktune asm diff %s %s shows the edit\n", r.build.vmfb.string().c_str(),
+                    r.verified() ? "verified" : "NOT verified", r.objects.front().original.string().c_str(),
+                    r.objects.front().substitution.file.string().c_str());
+      }
+      return r.verified() ? kExitOk : kExitError;
     };
   });
 

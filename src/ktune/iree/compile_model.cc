@@ -83,6 +83,7 @@ CompiledModel compile_model(const IreeTools& tools, const fs::path& model, const
   c.command = {tools.compile.string(), c.model.string(), "-o", c.vmfb.string(),
                "--iree-hal-dump-executable-files-to=" + c.dump_dir.string()};
   for (const std::string& f : target.compile_flags()) c.command.push_back(f);
+  if (!options.link_executables) c.command.push_back("--iree-hal-link-executables=false");
   for (const std::string& f : options.extra_flags) c.command.push_back(f);
   device::SubprocessOptions run;
   run.timeout_seconds = options.timeout_seconds;
@@ -104,8 +105,11 @@ CompiledModel compile_model(const IreeTools& tools, const fs::path& model, const
     // The benchmark source is named after the module and the executable, ending _benchmark.mlir.
     for (const auto& entry : fs::directory_iterator(c.dump_dir)) {
       const std::string f = entry.path().filename().string();
-      if (f.size() > 15 && f.compare(f.size() - 15, 15, "_benchmark.mlir") == 0 && f.find("_" + d.name + "_") != std::string::npos)
-        d.benchmark = entry.path();
+      if (f.find("_" + d.name + "_") == std::string::npos) continue;
+      const std::string ext = entry.path().extension().string();
+      if (f.size() > 15 && f.compare(f.size() - 15, 15, "_benchmark.mlir") == 0) d.benchmark = entry.path();
+      else if (ext == ".hsaco" || ext == ".ptx") d.object = entry.path();
+      else if (ext == ".rocmasm") d.assembly = entry.path();
     }
     c.dispatches.push_back(std::move(d));
   }

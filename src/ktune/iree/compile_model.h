@@ -38,6 +38,9 @@ struct DumpedDispatch {
   std::string name;                     // the executable's name, e.g. main_dispatch_0
   std::filesystem::path configured;    // configured_<module>_<name>.mlir
   std::filesystem::path benchmark;     // <module>_<name>_<variant>_benchmark.mlir (may be empty)
+  // The dispatch's own binary (.hsaco, .ptx) and assembly (.rocmasm) when executables are not
+  // linked (CompileOptions::link_executables); empty when IREE linked them into one file.
+  std::filesystem::path object, assembly;
   ConfiguredDispatch config;
 };
 
@@ -51,6 +54,9 @@ struct CompiledModel {
 
 struct CompileOptions {
   std::vector<std::string> extra_flags;  // passed to iree-compile after ktune's own
+  // false: --iree-hal-link-executables=false, one binary per dispatch (what executable
+  // substitution replaces and `ktune model dump` hands out for editing).
+  bool link_executables = true;
   double timeout_seconds = 600;
 };
 
