@@ -17,6 +17,7 @@
 #include "ktune/iree/model_inspection.h"
 #include "ktune/iree/model_tuning.h"
 #include "ktune/iree/object_substitution.h"
+#include "ktune/iree/tuning_spec.h"
 #include "ktune/report/progress.h"
 
 namespace ktune::cli {
@@ -368,6 +369,34 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
                     r.objects.front().substitution.file.string().c_str());
       }
       return r.verified() ? kExitOk : kExitError;
+    };
+  });
+
+  CLI::App* spec = model->add_subcommand(
+      "spec", "Write the AMD tuning spec that applies chosen candidates (DISPATCH=CANDIDATE, as `model candidates` "
+              "lists them), compile the model with it and check in IREE's dump that every entry took");
+  add_common_options(spec, *args);
+  spec->add_option("choices", args->objects, "DISPATCH=CANDIDATE (repeatable): a candidate's index or key")->required();
+  spec->add_option("-o,--output", args->output, "Where the spec goes (default tuning_spec.mlir)");
+  spec->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      std::vector<iree::SpecChoice> choices;
+      for (const std::string& c : args->objects) choices.push_back(iree::parse_spec_choice(c));
+      iree::IreeTools tools;
+      const iree::CompiledModel c = compile_for(*args, tools, true, "default");
+      const fs::path path = args->output.empty() ? fs::path("tuning_spec.mlir") : fs::path(args->output);
+      const iree::WrittenSpec w =
+          iree::write_tuning_spec(tools, c, choices, path, c.vmfb.parent_path().parent_path() / "with_spec");
+      if (global.json) {
+        print_json(iree::to_json(w));
+      } else {
+        for (const iree::SpecCheck& k : w.checks)
+          std::printf("%s <- %s: %s\n", k.dispatch.c_str(), k.candidate_key.c_str(),
+                      k.applied ? "applied (IREE's dump shows it)" : ("NOT applied; IREE chose " + k.got).c_str());
+        std::printf("wrote %s; apply with iree-compile --iree-codegen-tuning-spec-path=%s: %s\n", path.string().c_str(),
+                    fs::absolute(path).string().c_str(), w.verified() ? "verified" : "NOT verified");
+      }
+      return w.verified() ? kExitOk : kExitError;
     };
   });
 
