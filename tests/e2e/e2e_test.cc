@@ -395,6 +395,44 @@ TEST_F(E2EModel, DumpEditReassembleSubstitute) {
   EXPECT_NE(r.err.find("invalid instruction"), std::string::npos) << r.err;
 }
 
+// AMD without an AMD GPU: a dispatch's candidates compiled for gfx942, ranked by the static rule,
+// recorded as offline ranks (status skipped, no times), the top one written as a tuning spec
+// that iree-compile applies (IREE's dump shows it).
+TEST_F(E2EModel, RankOfflineAndWriteTheSpec) {
+  const std::string model = (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string();
+  CommandResult r = ktune("--json model rank " + model + " --target hip:gfx942 --top 1 --max-candidates 4 -o " +
+                          (dir_ / "spec.mlir").string() + " --out ranked");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const nlohmann::json j = r.json();
+  EXPECT_FALSE(j["measured"].get<bool>());
+  ASSERT_EQ(j["dispatches"].size(), 1u) << r.out;
+  const nlohmann::json& d = j["dispatches"][0];
+  EXPECT_EQ(d["dispatch"], "mlp_dispatch_0");  // the larger of the two by M x N x K (equal: the first)
+  ASSERT_EQ(d["candidates"].size(), 4u);
+  int ranked = 0;
+  for (const auto& c : d["candidates"]) {
+    if (c["status"] != "ok") continue;
+    EXPECT_EQ(c["static_rank"], ++ranked) << c.dump(1);
+    EXPECT_FALSE(c["static_model"]["mfma"].empty()) << c.dump(1);
+  }
+  EXPECT_GE(ranked, 1);
+  EXPECT_NE(j["notes"].dump().find("mlp_dispatch_1: left out (--top 1)"), std::string::npos) << j["notes"].dump();
+  EXPECT_TRUE(j["spec"]["verified"].get<bool>()) << j["spec"].dump(1);
+  EXPECT_EQ(j["spec"]["checks"][0]["candidate"], d["candidates"][0]["key"]);
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "spec.mlir"));
+
+  // In the database: every candidate, none of them a time.
+  r = ktune("--json results --session " + std::to_string(d["session"].get<std::int64_t>()));
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const nlohmann::json rows = r.json();
+  ASSERT_EQ(rows.size(), 4u) << r.out;
+  for (const auto& row : rows) {
+    EXPECT_NE(row["status"], "ok") << row.dump(1);
+    EXPECT_TRUE(row["resources"]["offline"].get<bool>()) << row.dump(1);
+    EXPECT_FALSE(row.contains("median_s") && row.at("median_s").is_number()) << row.dump(1);
+  }
+}
+
 TEST_F(E2EModel, BadInputIsAClearError) {
   CommandResult r = ktune("model dispatches " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() +
                           " --target cuda:gfx942");

@@ -17,6 +17,7 @@
 #include "ktune/iree/model_inspection.h"
 #include "ktune/iree/model_tuning.h"
 #include "ktune/iree/object_substitution.h"
+#include "ktune/iree/offline_rank.h"
 #include "ktune/iree/tuning_spec.h"
 #include "ktune/report/progress.h"
 
@@ -397,6 +398,54 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
                     fs::absolute(path).string().c_str(), w.verified() ? "verified" : "NOT verified");
       }
       return w.verified() ? kExitOk : kExitError;
+    };
+  });
+
+  CLI::App* rank = model->add_subcommand(
+      "rank", "Rank the IREE-knob candidates of a model's largest matmul dispatches for an AMD target without its GPU: "
+              "each compiled and its code object inspected, ordered by a static rule, recorded as offline ranks "
+              "(never as times); -o writes the top candidates' tuning spec and checks IREE applies it");
+  add_common_options(rank, *args);
+  rank->add_option("--top", args->top, "How many dispatches, largest M x N x K first (default 5)");
+  rank->add_option("--max-candidates", args->max_candidates, "Candidates per dispatch, IREE's own included (default 32)");
+  rank->add_option("--jobs", args->jobs, "Parallel iree-compile (default: one per core)");
+  rank->add_option("-o,--output", args->output, "Write the top candidates' tuning spec here and verify it applies");
+  rank->callback([&global, &handler, args] {
+    handler = [&global, args]() -> int {
+      iree::IreeTools tools;
+      const iree::CompiledModel c = compile_for(*args, tools, true, "default");
+      iree::OfflineRankOptions o;
+      o.max_dispatches = static_cast<std::size_t>(std::max(args->top, 1));
+      o.max_candidates = static_cast<std::size_t>(std::max(args->max_candidates, 1));
+      o.jobs = args->jobs;
+      o.work_dir = c.vmfb.parent_path().parent_path() / "candidates";
+      o.db_path = database_path(global);
+      o.spec_path = args->output;
+      const iree::OfflineRanking r = iree::rank_dispatches_offline(tools, c, o);
+      if (global.json) {
+        print_json(iree::to_json(r));
+      } else {
+        for (const iree::DispatchRanking& d : r.dispatches) {
+          std::printf("%s (%s): %zu candidates, static ranks (not times):\n", d.dispatch.c_str(), join(d.mnk).c_str(),
+                      d.candidates.size());
+          for (std::size_t i = 0; i < d.candidates.size() && i < 8; ++i) {
+            const iree::RankedCandidate& k = d.candidates[i];
+            std::printf("  %-4s %-52s %-14s waves/SIMD %-5s spills %-3s MFMA %-3s score %.3f%s\n",
+                        k.rank > 0 ? ("#" + std::to_string(k.rank)).c_str() : "-", k.candidate.knobs.key().c_str(),
+                        k.status.c_str(), k.assessment.contains("waves_per_simd") ? k.assessment["waves_per_simd"].dump().c_str() : "-",
+                        k.assessment.contains("spills") ? k.assessment["spills"].dump().c_str() : "-",
+                        k.assessment.value("mfma", nlohmann::json::object()).empty() ? "no" : "yes", k.candidate.score,
+                        k.candidate.is_default ? "  (IREE's default)" : "");
+          }
+        }
+        for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());
+        if (r.spec)
+          std::printf("tuning spec %s: %s\n", r.spec->path.string().c_str(),
+                      r.spec->verified() ? "applied by iree-compile (IREE's dump shows every entry)" : "NOT applied");
+        std::printf("%.1f s; ranks recorded in %s (device offline-%s, status skipped: a rank is not a time)\n", r.seconds,
+                    database_path(global).string().c_str(), c.target.chip.c_str());
+      }
+      return !r.spec || r.spec->verified() ? kExitOk : kExitError;
     };
   });
 
