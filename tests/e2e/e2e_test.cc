@@ -329,12 +329,15 @@ TEST_F(E2EModel, InspectEveryDispatchForGfx942) {
     EXPECT_GT(d["code_object"]["occupancy"]["waves_per_simd"].get<double>(), 0) << d.dump(1);
   }
   EXPECT_EQ(j["dispatches"][0]["mnk"], nlohmann::json({512, 4096, 1024}));
-  // The table names every dispatch and what limits its occupancy.
-  r = ktune("model inspect " + model + " --target hip:gfx942 --out inspect_out");
+  // The table names every dispatch and what limits its occupancy; --html writes the same as a page.
+  r = ktune("model inspect " + model + " --target hip:gfx942 --out inspect_out --html " + (dir_ / "inspect.html").string());
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("mlp_dispatch_0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(LDS)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("equal"), std::string::npos) << r.out;
+  const std::string page = slurp(dir_ / "inspect.html");
+  EXPECT_NE(page.find("<td>mlp_dispatch_1</td>"), std::string::npos);
+  EXPECT_NE(page.find("class=\"equal\">equal"), std::string::npos);
   // A CUDA build has no AMD code object to read.
   r = ktune("model inspect " + model + " --target cuda:sm_80 --out inspect_cuda");
   EXPECT_NE(r.code, 0);

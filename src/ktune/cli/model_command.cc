@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "ktune/iree/object_substitution.h"
 #include "ktune/iree/offline_rank.h"
 #include "ktune/iree/tuning_spec.h"
+#include "ktune/report/model_inspection_html.h"
 #include "ktune/report/progress.h"
 
 namespace ktune::cli {
@@ -35,8 +37,9 @@ struct ModelArgs {
   long long seed = 0, max_evals = 0;
   double max_time = 0;
   bool no_resume = false;
-  // substitute
+  // substitute, spec
   std::vector<std::string> objects;
+  std::string html;  // inspect --html
 };
 
 extern "C" void on_model_interrupt(int) { tuner::interrupt_flag().store(true); }
@@ -454,16 +457,22 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
                  "kernel: registers, LDS, scratch, occupancy and its limiter, ISA findings, checked against IREE's "
                  "assembly");
   add_common_options(inspect, *args);
+  inspect->add_option("--html", args->html, "Also write the table and each dispatch's details as an HTML page");
   inspect->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
       iree::IreeTools tools;
       const iree::CompiledModel c = compile_for(*args, tools);
       const iree::ModelInspection inspection = iree::inspect_model(c);
+      nlohmann::json j = iree::to_json(inspection);
+      j["model"] = c.model.string();
+      j["iree_version"] = tools.version;
+      j["dump_dir"] = c.dump_dir.string();
+      if (!args->html.empty()) {
+        std::ofstream page(args->html);
+        page << report::render_model_inspection_html(j);
+        if (!page) throw std::runtime_error("cannot write " + args->html);
+      }
       if (global.json) {
-        nlohmann::json j = iree::to_json(inspection);
-        j["model"] = c.model.string();
-        j["iree_version"] = tools.version;
-        j["dump_dir"] = c.dump_dir.string();
         print_json(j);
       } else {
         print_inspection(c, inspection, tools);
