@@ -120,4 +120,13 @@ CompiledModel compile_model(const IreeTools& tools, const fs::path& model, const
   return c;
 }
 
+const DumpedDispatch& find_dispatch(const CompiledModel& model, const std::string& name) {
+  std::string known;
+  for (const DumpedDispatch& d : model.dispatches) {
+    if (d.name == name) return d;
+    known += (known.empty() ? "" : ", ") + d.name;
+  }
+  throw IreeError(model.model.string() + " has no dispatch '" + name + "' (it has " + known + ")");
+}
+
 }  // namespace ktune::iree

@@ -52,6 +52,10 @@ struct CompiledModel {
   std::vector<DumpedDispatch> dispatches;  // in dispatch order (by the number in the name)
 };
 
+// The dispatch named `name` (the executable's name, as `ktune model dispatches` lists it); throws
+// IreeError naming the dispatches the model has.
+const DumpedDispatch& find_dispatch(const CompiledModel& model, const std::string& name);
+
 struct CompileOptions {
   std::vector<std::string> extra_flags;  // passed to iree-compile after ktune's own
   // false: --iree-hal-link-executables=false, one binary per dispatch (what executable

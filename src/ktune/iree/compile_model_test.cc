@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ktune/iree/iree_test_fixture.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -16,30 +18,9 @@ namespace ktune::iree {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kSource = KTUNE_SOURCE_DIR;
+using testing::kSource;
 
-// The .venv of scripts/install-deps.sh, found as build/ktune would find it. CI installs it, so
-// there a missing IREE fails instead of skipping.
-class CompileModel : public ::testing::Test {
- protected:
-  void SetUp() override {
-    IreeLookup lookup = find_iree_tools({}, kSource / "build" / "ktune");
-    if (!lookup.tools) {
-      const char* ci = std::getenv("CI");
-      if (ci && std::string(ci) == "true") FAIL() << lookup.reason;
-      GTEST_SKIP() << lookup.reason;
-    }
-    tools_ = *lookup.tools;
-    out_ = fs::temp_directory_path() / ("ktune_iree_test_" + std::to_string(::getpid()));
-    fs::create_directories(out_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!out_.empty()) fs::remove_all(out_, ec);
-  }
-  IreeTools tools_;
-  fs::path out_;
-};
+using CompileModel = testing::RealIree;
 
 TEST_F(CompileModel, FindsThePinnedRelease) {
   EXPECT_EQ(tools_.version.rfind(kPinnedVersion, 0), 0u) << tools_.version;

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ktune/iree/iree_test_fixture.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,7 +16,7 @@ namespace ktune::iree {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kSource = KTUNE_SOURCE_DIR;
+using testing::kSource;
 
 TEST(AssemblyFigures, ReadsSetLinesAndKernelDescriptors) {
   const std::string text = R"(
@@ -47,26 +49,7 @@ TEST(AssemblyFigures, ReadsSetLinesAndKernelDescriptors) {
   EXPECT_EQ(f.size(), 1u);
 }
 
-class ModelInspection : public ::testing::Test {
- protected:
-  void SetUp() override {
-    IreeLookup lookup = find_iree_tools({}, kSource / "build" / "ktune");
-    if (!lookup.tools) {
-      const char* ci = std::getenv("CI");
-      if (ci && std::string(ci) == "true") FAIL() << lookup.reason;
-      GTEST_SKIP() << lookup.reason;
-    }
-    tools_ = *lookup.tools;
-    out_ = fs::temp_directory_path() / ("ktune_model_inspect_" + std::to_string(::getpid()));
-    fs::create_directories(out_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!out_.empty()) fs::remove_all(out_, ec);
-  }
-  IreeTools tools_;
-  fs::path out_;
-};
+using ModelInspection = testing::RealIree;
 
 TEST_F(ModelInspection, EveryDispatchOfTheExamplesAgreesWithIreesAssembly) {
   const std::vector<std::pair<const char*, const char*>> cases = {

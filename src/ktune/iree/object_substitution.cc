@@ -22,15 +22,6 @@ bool SubstitutionResult::verified() const {
 
 namespace {
 
-const DumpedDispatch& dispatch_named(const CompiledModel& model, const std::string& name) {
-  std::string known;
-  for (const DumpedDispatch& d : model.dispatches) {
-    if (d.name == name) return d;
-    known += (known.empty() ? "" : ", ") + d.name;
-  }
-  throw IreeError(model.model.string() + " has no dispatch '" + name + "' (it has " + known + ")");
-}
-
 std::string bytes_of(const fs::path& path) {
   std::optional<std::string> bytes = read_file(path);
   if (!bytes) throw IreeError("cannot read " + path.string());
@@ -46,7 +37,7 @@ SubstitutionResult substitute_objects(const IreeTools& tools, const CompiledMode
   CompileOptions options;
   options.link_executables = false;
   for (const ObjectSubstitution& s : substitutions) {
-    const DumpedDispatch& d = dispatch_named(original, s.dispatch);
+    const DumpedDispatch& d = find_dispatch(original, s.dispatch);
     if (!fs::is_regular_file(s.file)) throw IreeError("substitution for " + s.dispatch + ": no file " + s.file.string());
     if (d.object.empty())
       throw IreeError(original.model.string() + ": the dump has no object of its own for " + s.dispatch +

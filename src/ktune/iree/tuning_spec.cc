@@ -135,15 +135,6 @@ bool WrittenSpec::verified() const {
 
 namespace {
 
-const DumpedDispatch& find_dispatch(const CompiledModel& model, const std::string& name) {
-  std::string known;
-  for (const DumpedDispatch& d : model.dispatches) {
-    if (d.name == name) return d;
-    known += (known.empty() ? "" : ", ") + d.name;
-  }
-  throw IreeError(model.model.string() + " has no dispatch '" + name + "' (it has " + known + ")");
-}
-
 const MatmulCandidate& find_candidate(const std::vector<MatmulCandidate>& candidates, const SpecChoice& choice) {
   for (const MatmulCandidate& c : candidates)
     if (c.knobs.key() == choice.candidate) return c;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ktune/iree/iree_test_fixture.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,7 +18,7 @@ namespace ktune::iree {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kSource = KTUNE_SOURCE_DIR;
+using testing::kSource;
 
 TEST(TuningSpec, EmitsOneMatcherPerEntryAndOneForeachMatch) {
   ContractionMatch m;
@@ -37,26 +39,7 @@ TEST(TuningSpec, EmitsOneMatcherPerEntryAndOneForeachMatch) {
   EXPECT_THROW(parse_spec_choice("d_0"), IreeError);
 }
 
-class TuningSpecIree : public ::testing::Test {
- protected:
-  void SetUp() override {
-    IreeLookup lookup = find_iree_tools({}, kSource / "build" / "ktune");
-    if (!lookup.tools) {
-      const char* ci = std::getenv("CI");
-      if (ci && std::string(ci) == "true") FAIL() << lookup.reason;
-      GTEST_SKIP() << lookup.reason;
-    }
-    tools_ = *lookup.tools;
-    out_ = fs::temp_directory_path() / ("ktune_tuning_spec_" + std::to_string(::getpid()));
-    fs::create_directories(out_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!out_.empty()) fs::remove_all(out_, ec);
-  }
-  IreeTools tools_;
-  fs::path out_;
-};
+using TuningSpecIree = testing::RealIree;
 
 TEST_F(TuningSpecIree, ChosenCandidatesApplyOnGfx942AndGfx950) {
   for (const char* target : {"hip:gfx942", "hip:gfx950"}) {
