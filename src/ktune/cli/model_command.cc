@@ -3,6 +3,7 @@
 // ktune model profile / tune: time the model and its dispatches on the GPU, tune the hottest
 // dispatches and write what IREE needs to apply the result (iree/model_tuning.h).
 
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -190,19 +191,32 @@ std::string tiles(const iree::LoweringConfig* c, const char* key) {
 void print_inspection(const iree::CompiledModel& c, const iree::ModelInspection& in, const iree::IreeTools& tools) {
   std::printf("%s for %s with IREE %s: %zu dispatch(es); code object %s\n", c.model.string().c_str(),
               c.target.text().c_str(), tools.version.c_str(), c.dispatches.size(), in.code_object.string().c_str());
+  const bool nvidia = c.target.device == "cuda";
+  // AMD: VGPR (incl. AGPRs), AGPR, SGPR, LDS, scratch; NVIDIA: registers, -, barriers, static +
+  // dynamic shared memory, spill stores.
+  const std::array<const char*, 5> keys =
+      nvidia ? std::array<const char*, 5>{"registers", "-", "barriers", "shared", "spill_store_bytes"}
+             : std::array<const char*, 5>{"vgprs (total, incl. AGPRs)", "agprs", "sgprs", "lds_bytes", "scratch_bytes_per_lane"};
   std::printf("%-3s %-44s %-15s %-16s %-10s %5s %5s %5s %7s %7s %-34s %-9s %s\n", "#", "dispatch", "root op", "MxNxK",
-              "wg tile", "VGPR", "AGPR", "SGPR", "LDS", "scratch", "occupancy (waves/SIMD, limiter)", "asm check",
-              "ISA findings");
+              "wg tile", nvidia ? "REGS" : "VGPR", nvidia ? "" : "AGPR", nvidia ? "BARS" : "SGPR", nvidia ? "SMEM" : "LDS",
+              nvidia ? "spills" : "scratch", nvidia ? "occupancy (blocks/SM, limiter)" : "occupancy (waves/SIMD, limiter)",
+              "asm check", "ISA findings");
   int i = 0;
   for (const iree::DispatchInspection& d : in.dispatches) {
     const iree::ConfiguredDispatch& k = d.dispatch.config;
     const iree::LoweringConfig* root = k.lowering_configs.empty() ? nullptr : &k.lowering_configs.front();
     const auto mnk = k.matmul_mnk();
     auto figure = [&](const char* key) -> std::string {
+      if (std::string(key) == "shared" && d.kernel) {  // static + IREE's dynamic shared memory
+        const nlohmann::json* s = d.kernel->resource("shared_bytes (static)");
+        const nlohmann::json* dyn = d.kernel->resource("dynamic_shared_bytes (IREE's workgroup_local_memory)");
+        return std::to_string((s ? s->get<std::int64_t>() : 0) + (dyn ? dyn->get<std::int64_t>() : 0));
+      }
       const nlohmann::json* v = d.kernel ? d.kernel->resource(key) : nullptr;
       return v ? v->dump() : "-";
     };
     std::string occupancy = "-";
+    if (d.kernel && d.kernel->nvidia_occupancy) occupancy = d.kernel->nvidia_occupancy->summary();
     if (d.kernel && d.kernel->amdgpu_occupancy) {
       const auto& o = *d.kernel->amdgpu_occupancy;
       occupancy = o.launchable ? std::to_string(o.waves_per_simd).substr(0, 4) + " (" +
@@ -216,15 +230,20 @@ void print_inspection(const iree::CompiledModel& c, const iree::ModelInspection&
     const std::string check = d.assembly_check.contains("agrees") ? (d.assembly_check.at("agrees").get<bool>() ? "equal" : "DIFFERS") : "-";
     std::printf("%-3d %-44s %-15s %-16s %-10s %5s %5s %5s %7s %7s %-34s %-9s %s\n", i++, d.dispatch.name.substr(0, 44).c_str(),
                 root ? root->op.c_str() : "-", mnk ? join(*mnk).c_str() : "-", tiles(root, "workgroup").c_str(),
-                figure("vgprs (total, incl. AGPRs)").c_str(), figure("agprs").c_str(), figure("sgprs").c_str(),
-                figure("lds_bytes").c_str(), figure("scratch_bytes_per_lane").c_str(), occupancy.c_str(), check.c_str(),
+                figure(keys[0]).c_str(), nvidia ? "" : figure(keys[1]).c_str(), figure(keys[2]).c_str(),
+                figure(keys[3]).c_str(), figure(keys[4]).c_str(), occupancy.c_str(), check.c_str(),
                 findings.empty() ? "-" : findings.c_str());
   }
   for (const auto& n : in.notes) std::printf("note: %s\n", n.c_str());
   for (const auto& n : in.report.notes) std::printf("note: %s\n", n.c_str());
-  std::printf("(VGPR: total incl. AGPRs; LDS and scratch in bytes; asm check: ktune's figures against IREE's .rocmasm; "
-              "`ktune inspect %s` for every kernel in full, --json for all fields)\n",
-              in.code_object.string().c_str());
+  if (nvidia)
+    std::printf("(registers and static shared memory from ptxas -v on IREE's PTX for %s, dynamic shared memory from IREE's "
+                "executable targets; --json for all fields)\n",
+                c.target.chip.c_str());
+  else
+    std::printf("(VGPR: total incl. AGPRs; LDS and scratch in bytes; asm check: ktune's figures against IREE's .rocmasm; "
+                "`ktune inspect %s` for every kernel in full, --json for all fields)\n",
+                in.code_object.string().c_str());
 }
 
 void print_table(const iree::CompiledModel& c, const iree::IreeTools& tools) {
@@ -462,7 +481,7 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
     handler = [&global, args]() -> int {
       iree::IreeTools tools;
       const iree::CompiledModel c = compile_for(*args, tools);
-      const iree::ModelInspection inspection = iree::inspect_model(c);
+      const iree::ModelInspection inspection = iree::inspect_model(tools, c);
       nlohmann::json j = iree::to_json(inspection);
       j["model"] = c.model.string();
       j["iree_version"] = tools.version;

@@ -1,9 +1,13 @@
 #include "ktune/iree/model_inspection.h"
 
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 
 #include "ktune/amdgpu/code_object_inspection.h"
+#include "ktune/amdgpu/process.h"
+#include "ktune/analysis/occupancy_nvidia.h"
+#include "ktune/analysis/ptxas_info.h"
 #include "ktune/core/read_file.h"
 
 namespace ktune::iree {
@@ -61,7 +65,7 @@ void expect_matrix_instructions(const DumpedDispatch& d, analysis::KernelInspect
   f.severity = analysis::IsaSeverity::Warning;
   f.kernel = k.name;
   f.message = "IREE configured " + *d.config.lowering_configs.front().mma_kind() +
-              " for this dispatch, but its kernel runs no matrix (MFMA) instruction";
+              " for this dispatch, but its kernel runs no matrix instruction (MFMA, mma.sync)";
   k.findings.push_back(std::move(f));
 }
 
@@ -100,23 +104,156 @@ std::map<std::string, AssemblyKernelFigures> parse_assembly_figures(const std::s
   return figures;
 }
 
-ModelInspection inspect_model(const CompiledModel& model) {
-  if (model.target.device != "hip")
-    throw IreeError("model inspect reads AMD code objects: target '" + model.target.text() +
-                    "' is not hip:gfx* (e.g. hip:gfx942)");
+std::map<std::string, ExportFacts> parse_export_facts(const std::string& text) {
+  static const std::regex export_line(R"(hal\.executable\.export\s+(?:public\s+)?@([A-Za-z0-9_$.]+))");
+  static const std::regex attrs(R"(<workgroup_size\s*=\s*\[(\d+)\s*:\s*index,\s*(\d+)\s*:\s*index,\s*(\d+)\s*:\s*index\][^>]*?(?:workgroup_local_memory\s*=\s*(\d+))?\s*>)");
+  std::map<std::string, ExportFacts> facts;
+  std::istringstream in(text);
+  std::string line, current;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, export_line)) current = m[1].str();
+    if (!current.empty() && std::regex_search(line, m, attrs)) {
+      facts[current] = {std::stoll(m[1].str()) * std::stoll(m[2].str()) * std::stoll(m[3].str()),
+                        m[4].matched ? std::stoll(m[4].str()) : 0};
+      current.clear();
+    }
+  }
+  return facts;
+}
+
+namespace {
+
+// LLVM's NVPTX printer spreads an instruction with vector operands over several lines
+// ("mma.sync.aligned.m16n8k16..." then "{%r1, ...}," lines, the last ending in ';'); the ISA
+// checks read one instruction per line. Continuations are joined onto the instruction's first
+// line and left empty, so line numbers still point into IREE's file.
+std::string join_ptx_continuations(const std::string& ptx) {
+  std::istringstream in(ptx);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  auto open_instruction = [](const std::string& line) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) return false;
+    const char c = line[first];
+    if (c == '.' || c == '/' || c == '{' || c == '}' || c == '$' || c == '@') return false;
+    const std::size_t last = line.find_last_not_of(" \t");
+    return line[last] != ';' && line[last] != '{' && line[last] != '}' && line[last] != ':' && line[last] != ')';
+  };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!open_instruction(lines[i])) continue;
+    std::size_t j = i + 1;
+    for (; j < lines.size(); ++j) {
+      const std::size_t first = lines[j].find_first_not_of(" \t");
+      lines[i] += " " + (first == std::string::npos ? std::string() : lines[j].substr(first));
+      lines[j].clear();
+      const std::size_t last = lines[i].find_last_not_of(" \t");
+      if (last != std::string::npos && lines[i][last] == ';') break;
+    }
+    i = j;
+  }
+  std::string out;
+  for (const std::string& line : lines) out += line + "\n";
+  return out;
+}
+
+std::string find_ptxas() {
+  if (std::string p = amdgpu::find_program("ptxas"); !p.empty()) return p;
+  for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(env); home && *home)
+      if (std::string p = amdgpu::find_program(std::string(home) + "/bin/ptxas"); !p.empty()) return p;
+  return amdgpu::find_program("/usr/local/cuda/bin/ptxas");
+}
+
+// The model's PTX assembled by ptxas -v (registers, spills, static shared memory per kernel) and
+// IREE's export facts (threads, dynamic shared memory), joined into a report per kernel with
+// the occupancy on the target and the ISA checks on the PTX.
+analysis::InspectReport inspect_cuda(const IreeTools& tools, const CompiledModel& model, const fs::path& ptx,
+                                     std::vector<std::string>& notes) {
+  const std::string ptxas = find_ptxas();
+  if (ptxas.empty())
+    throw IreeError("model inspect for " + model.target.text() + " needs the CUDA toolkit's ptxas (PATH, $CUDA_HOME/bin "
+                    "or /usr/local/cuda/bin)");
+  const amdgpu::ToolRun run = amdgpu::run_tool({ptxas, "-arch=" + model.target.chip, "-v", "-o", "/dev/null", ptx.string()}, 300);
+  if (!run.succeeded()) throw IreeError("ptxas on " + ptx.string() + " " + run.describe() + ":\n" + run.output.substr(0, 4000));
+  const analysis::PtxasReport usage = analysis::parse_ptxas_log(run.output);
+  const fs::path targets = model.dump_dir.parent_path() / "executable_targets.mlir";
+  std::vector<std::string> command = {tools.compile.string(), model.model.string(), "--compile-to=executable-targets",
+                                      "-o", targets.string()};
+  for (const std::string& f : model.target.compile_flags()) command.push_back(f);
+  const amdgpu::ToolRun compiled = amdgpu::run_tool(command, 600);
+  std::map<std::string, ExportFacts> facts;
+  if (compiled.succeeded()) facts = parse_export_facts(read_file(targets).value_or(""));
+  else notes.push_back("IREE's export facts unavailable (" + compiled.describe() + "): dynamic shared memory taken as 0");
+  analysis::InspectReport report;
+  report.subject = ptx.string();
+  report.kind = "ptx";
+  report.vendor = "nvidia";
+  report.target = model.target.chip;
+  report.facts.emplace_back("ptxas", ptxas);
+  const analysis::NvidiaArch* arch = nullptr;
+  try {
+    arch = &analysis::nvidia_arch(model.target.chip);
+  } catch (const std::exception& e) {
+    notes.push_back(std::string("no occupancy rules: ") + e.what());
+  }
+  for (const analysis::KernelResourceUsage& k : usage.kernels) {
+    analysis::KernelInspection ki;
+    ki.name = k.name;
+    const ExportFacts f = facts.count(k.name) ? facts.at(k.name) : ExportFacts{};
+    ki.set("registers", k.registers);
+    ki.set("shared_bytes (static)", k.shared_bytes);
+    ki.set("dynamic_shared_bytes (IREE's workgroup_local_memory)", f.local_memory);
+    ki.set("spill_store_bytes", k.spill_store_bytes);
+    ki.set("spill_load_bytes", k.spill_load_bytes);
+    ki.set("stack_frame_bytes", k.stack_frame_bytes);
+    ki.set("barriers", k.barriers);
+    if (arch && f.threads > 0) {
+      analysis::OccupancyInput in;
+      in.threads_per_block = static_cast<int>(f.threads);
+      in.registers_per_thread = k.registers;
+      in.static_shared_bytes = k.shared_bytes;
+      in.dynamic_shared_bytes = f.local_memory;
+      in.barriers = std::max(k.barriers, 1);
+      ki.launch = std::to_string(f.threads) + " threads per block, " + std::to_string(f.local_memory) + " dynamic shared bytes";
+      ki.occupancy_arch = arch->name;
+      try {
+        ki.nvidia_occupancy = analysis::nvidia_occupancy(*arch, in);
+      } catch (const std::exception& e) {
+        ki.notes.push_back(std::string("occupancy not computed: ") + e.what());
+      }
+    }
+    report.kernels.push_back(std::move(ki));
+  }
+  amdgpu::lint_into(report, join_ptx_continuations(read_file(ptx).value_or("")), analysis::IsaDialect::Ptx, "PTX from IREE",
+                    false);
+  return report;
+}
+
+}  // namespace
+
+ModelInspection inspect_model(const IreeTools& tools, const CompiledModel& model) {
+  if (model.target.device != "hip" && model.target.device != "cuda")
+    throw IreeError("model inspect reads AMD code objects and CUDA PTX: target '" + model.target.text() +
+                    "' is neither hip:gfx* nor cuda:sm_*");
   ModelInspection out;
   out.target = model.target;
-  out.code_object = dump_file(model.dump_dir, ".hsaco", out.notes);
-  if (out.code_object.empty())
-    throw IreeError("no .hsaco in IREE's dump " + model.dump_dir.string() + " (compiled with " + model.target.text() + ")");
-  out.assembly = dump_file(model.dump_dir, ".rocmasm", out.notes);
-  out.report = amdgpu::inspect_code_object(out.code_object.string(), {});
   std::map<std::string, AssemblyKernelFigures> figures;
-  if (!out.assembly.empty()) {
-    if (auto text = read_file(out.assembly)) figures = parse_assembly_figures(*text);
+  if (model.target.device == "cuda") {
+    out.code_object = dump_file(model.dump_dir, ".ptx", out.notes);
+    if (out.code_object.empty()) throw IreeError("no .ptx in IREE's dump " + model.dump_dir.string());
+    out.report = inspect_cuda(tools, model, out.code_object, out.notes);
   } else {
-    out.notes.push_back("no .rocmasm in the dump: ktune's figures are not checked against IREE's assembly");
+    out.code_object = dump_file(model.dump_dir, ".hsaco", out.notes);
+    if (out.code_object.empty())
+      throw IreeError("no .hsaco in IREE's dump " + model.dump_dir.string() + " (compiled with " + model.target.text() + ")");
+    out.assembly = dump_file(model.dump_dir, ".rocmasm", out.notes);
+    out.report = amdgpu::inspect_code_object(out.code_object.string(), {});
+    if (out.assembly.empty())
+      out.notes.push_back("no .rocmasm in the dump: ktune's figures are not checked against IREE's assembly");
   }
+  if (!out.assembly.empty())
+    if (auto text = read_file(out.assembly)) figures = parse_assembly_figures(*text);
   for (const DumpedDispatch& d : model.dispatches) {
     DispatchInspection di;
     di.dispatch = d;

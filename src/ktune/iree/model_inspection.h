@@ -18,6 +18,7 @@
 
 #include "ktune/analysis/inspect_report.h"
 #include "ktune/iree/compile_model.h"
+#include "ktune/iree/iree_tools.h"
 
 namespace ktune::iree {
 
@@ -47,11 +48,21 @@ struct ModelInspection {
   std::vector<std::string> notes;
 };
 
-// Inspects a model compiled for a hip:gfx* target. A dispatch whose root op IREE configured
-// with an MMA intrinsic and whose kernel runs no matrix instruction gets a warning finding
-// ("matrix-instructions"). Throws IreeError when the target is not an AMD one or the dump has
-// no code object.
-ModelInspection inspect_model(const CompiledModel& model);
+// What IREE declares of each export (kernel) of a model's executables in the
+// `--compile-to=executable-targets` output: threads per workgroup and workgroup_local_memory
+// (the dynamic shared memory a CUDA dispatch is launched with, which its PTX does not show).
+struct ExportFacts {
+  std::int64_t threads = 0;
+  std::int64_t local_memory = 0;
+};
+std::map<std::string, ExportFacts> parse_export_facts(const std::string& text);
+
+// Inspects a model compiled for hip:gfx* (its code object) or cuda:sm_* (its PTX assembled with
+// the CUDA toolkit's ptxas -v; IREE's export facts from a second iree-compile that stops at
+// executable targets). A dispatch whose root op IREE configured with an MMA intrinsic and whose
+// kernel runs no matrix instruction gets a warning finding ("matrix-instructions"). Throws
+// IreeError for another target, a dump without the binary, or a missing ptxas.
+ModelInspection inspect_model(const IreeTools& tools, const CompiledModel& model);
 
 nlohmann::json to_json(const ModelInspection& inspection);
 

@@ -60,7 +60,7 @@ TEST_F(ModelInspection, EveryDispatchOfTheExamplesAgreesWithIreesAssembly) {
     SCOPED_TRACE(std::string(example) + " " + target);
     const CompiledModel c = compile_model(tools_, kSource / "examples/iree" / (std::string(example) + ".mlir"),
                                           parse_target(target), out_ / (std::string(example) + "_" + target));
-    const iree::ModelInspection in = inspect_model(c);
+    const iree::ModelInspection in = inspect_model(tools_, c);
     EXPECT_TRUE(fs::is_regular_file(in.code_object));
     ASSERT_TRUE(fs::is_regular_file(in.assembly)) << "IREE dumps the .rocmasm beside the .hsaco";
     ASSERT_EQ(in.dispatches.size(), c.dispatches.size());
@@ -94,14 +94,52 @@ TEST_F(ModelInspection, EveryDispatchOfTheExamplesAgreesWithIreesAssembly) {
   }
 }
 
-TEST_F(ModelInspection, AnNvidiaTargetIsRefusedWithTheReason) {
-  const CompiledModel c = compile_model(tools_, kSource / "examples/iree/matmul_32x2048x1024_f16.mlir",
+TEST(ExportFacts, ThreadsAndLocalMemoryOfEachExport) {
+  const std::string text = R"(
+      hal.executable.export public @k_matmul ordinal(0) layout(#hal.pipeline.layout<bindings = []>) count(%arg0: !hal.device) -> (index, index, index) {
+      } <workgroup_size = [128 : index, 1 : index, 1 : index], subgroup_size = 32, workgroup_local_memory = 34304>
+      hal.executable.export public @k_softmax ordinal(0) layout(#hal.pipeline.layout<bindings = []>) count(%arg0: !hal.device) -> (index, index, index) {
+      } <workgroup_size = [64 : index, 2 : index, 1 : index], subgroup_size = 32>
+)";
+  const auto facts = parse_export_facts(text);
+  ASSERT_EQ(facts.size(), 2u);
+  EXPECT_EQ(facts.at("k_matmul").threads, 128);
+  EXPECT_EQ(facts.at("k_matmul").local_memory, 34304);
+  EXPECT_EQ(facts.at("k_softmax").threads, 128);
+  EXPECT_EQ(facts.at("k_softmax").local_memory, 0);
+}
+
+// CUDA: the PTX assembled by the toolkit's ptxas, IREE's dynamic shared memory, the occupancy on
+// sm_80, and the mma.sync instructions of the matmul dispatches found in IREE's multi-line PTX.
+TEST_F(ModelInspection, CudaDispatchesFromPtxasAndIreesExportFacts) {
+  if (!fs::exists("/usr/local/cuda/bin/ptxas") && !std::getenv("CUDA_HOME")) GTEST_SKIP() << "no CUDA toolkit (ptxas)";
+  const CompiledModel c = compile_model(tools_, kSource / "examples/iree/transformer_block_f16.mlir",
                                         parse_target("cuda:sm_80"), out_ / "cuda");
+  const iree::ModelInspection in = inspect_model(tools_, c);
+  ASSERT_EQ(in.dispatches.size(), c.dispatches.size());
+  for (const DispatchInspection& d : in.dispatches) {
+    SCOPED_TRACE(d.dispatch.name);
+    ASSERT_TRUE(d.kernel.has_value());
+    EXPECT_GT(d.kernel->resource("registers")->get<int>(), 0);
+    ASSERT_TRUE(d.kernel->nvidia_occupancy.has_value()) << "IREE's export facts gave no workgroup size";
+    EXPECT_TRUE(d.kernel->nvidia_occupancy->launchable);
+    const bool mma = !d.dispatch.config.lowering_configs.empty() && d.dispatch.config.lowering_configs.front().mma_kind();
+    if (mma) {
+      EXPECT_GT(d.kernel->resource("dynamic_shared_bytes (IREE's workgroup_local_memory)")->get<std::int64_t>(), 0);
+      ASSERT_TRUE(d.kernel->isa.has_value());
+      EXPECT_FALSE(d.kernel->isa->matrix_instructions.empty()) << "mma.sync not seen in the PTX";
+    }
+  }
+}
+
+TEST_F(ModelInspection, ACpuTargetIsRefusedWithTheReason) {
+  const CompiledModel c = compile_model(tools_, kSource / "examples/iree/matmul_32x2048x1024_f16.mlir",
+                                        parse_target("cpu:host"), out_ / "cpu");
   try {
-    inspect_model(c);
-    FAIL() << "inspected a CUDA build";
+    inspect_model(tools_, c);
+    FAIL() << "inspected a CPU build";
   } catch (const IreeError& e) {
-    EXPECT_NE(std::string(e.what()).find("not hip:gfx*"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("neither hip:gfx* nor cuda:sm_*"), std::string::npos) << e.what();
   }
 }
 
