@@ -342,7 +342,8 @@ TEST_F(E2EModel, InspectEveryDispatchForGfx942) {
   if (fs::exists("/usr/local/cuda/bin/ptxas")) {
     r = ktune("--json model inspect " + model + " --target cuda:sm_80 --out inspect_cuda");
     ASSERT_EQ(r.code, 0) << r.err << r.out;
-    for (const auto& d : r.json()["dispatches"])
+    const nlohmann::json cuda = r.json();  // named: a range-for over a temporary's member dangles
+    for (const auto& d : cuda["dispatches"])
       EXPECT_GT(d["code_object"]["occupancy"]["active_blocks_per_sm"].get<int>(), 0) << d.dump(1);
   }
   r = ktune("model inspect " + model + " --target cpu:host --out inspect_cpu");
