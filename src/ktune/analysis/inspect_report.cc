@@ -218,4 +218,23 @@ nlohmann::json to_json(const InspectReport& report) {
   return j;
 }
 
+void nvidia_occupancy_into(KernelInspection& ki, const NvidiaArch& arch, int threads, int registers,
+                           std::int64_t static_shared, std::int64_t dynamic_shared, int barriers, bool assumed_threads) {
+  OccupancyInput in;
+  in.threads_per_block = threads;
+  in.registers_per_thread = registers;
+  in.static_shared_bytes = static_shared;
+  in.dynamic_shared_bytes = dynamic_shared;
+  in.barriers = barriers;
+  ki.launch = std::to_string(threads) + " threads per block" +
+              (assumed_threads ? " (assumed; --block sets the launch)" : "") + ", " + std::to_string(dynamic_shared) +
+              " dynamic shared bytes";
+  ki.occupancy_arch = arch.name;
+  try {
+    ki.nvidia_occupancy = nvidia_occupancy(arch, in);
+  } catch (const std::exception& e) {
+    ki.notes.push_back(std::string("occupancy not computed: ") + e.what());
+  }
+}
+
 }  // namespace ktune::analysis

@@ -65,6 +65,11 @@ void attach_isa_lint(InspectReport& report, const IsaLintReport& lint, std::stri
 // and findings with their line numbers.
 std::string format_inspect_text(const InspectReport& report);
 nlohmann::json to_json(const InspectReport& report);
+
+// One NVIDIA kernel's launch line and occupancy on `arch` from ptxas-style numbers (a note in
+// `ki` when the occupancy cannot be computed); `assumed_threads`: the block size is a guess.
+void nvidia_occupancy_into(KernelInspection& ki, const NvidiaArch& arch, int threads, int registers,
+                           std::int64_t static_shared, std::int64_t dynamic_shared, int barriers, bool assumed_threads);
 nlohmann::json to_json(const IsaFinding& finding);
 
 }  // namespace ktune::analysis

@@ -78,25 +78,7 @@ std::string three_text(const std::array<int, 3>& v) {
 
 // ---- NVIDIA -------------------------------------------------------------------------------
 
-// Resources and occupancy of one NVIDIA kernel from ptxas-style numbers.
-void nvidia_occupancy_into(KernelInspection& ki, const analysis::NvidiaArch& arch, int threads, int registers,
-                           std::int64_t static_shared, std::int64_t dynamic_shared, int barriers, bool assumed_threads) {
-  analysis::OccupancyInput in;
-  in.threads_per_block = threads;
-  in.registers_per_thread = registers;
-  in.static_shared_bytes = static_shared;
-  in.dynamic_shared_bytes = dynamic_shared;
-  in.barriers = barriers;
-  ki.launch = std::to_string(threads) + " threads per block" +
-              (assumed_threads ? " (assumed; --block sets the launch)" : "") + ", " + std::to_string(dynamic_shared) +
-              " dynamic shared bytes";
-  ki.occupancy_arch = arch.name;
-  try {
-    ki.nvidia_occupancy = analysis::nvidia_occupancy(arch, in);
-  } catch (const std::exception& e) {
-    ki.notes.push_back(std::string("occupancy not computed: ") + e.what());
-  }
-}
+using analysis::nvidia_occupancy_into;
 
 const analysis::NvidiaArch* nvidia_arch_or_note(const std::string& name, InspectReport& report) {
   try {

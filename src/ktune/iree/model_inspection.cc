@@ -208,21 +208,9 @@ analysis::InspectReport inspect_cuda(const IreeTools& tools, const CompiledModel
     ki.set("spill_load_bytes", k.spill_load_bytes);
     ki.set("stack_frame_bytes", k.stack_frame_bytes);
     ki.set("barriers", k.barriers);
-    if (arch && f.threads > 0) {
-      analysis::OccupancyInput in;
-      in.threads_per_block = static_cast<int>(f.threads);
-      in.registers_per_thread = k.registers;
-      in.static_shared_bytes = k.shared_bytes;
-      in.dynamic_shared_bytes = f.local_memory;
-      in.barriers = std::max(k.barriers, 1);
-      ki.launch = std::to_string(f.threads) + " threads per block, " + std::to_string(f.local_memory) + " dynamic shared bytes";
-      ki.occupancy_arch = arch->name;
-      try {
-        ki.nvidia_occupancy = analysis::nvidia_occupancy(*arch, in);
-      } catch (const std::exception& e) {
-        ki.notes.push_back(std::string("occupancy not computed: ") + e.what());
-      }
-    }
+    if (arch && f.threads > 0)
+      analysis::nvidia_occupancy_into(ki, *arch, static_cast<int>(f.threads), k.registers, k.shared_bytes, f.local_memory,
+                                      std::max(k.barriers, 1), false);
     report.kernels.push_back(std::move(ki));
   }
   amdgpu::lint_into(report, join_ptx_continuations(read_file(ptx).value_or("")), analysis::IsaDialect::Ptx, "PTX from IREE",
