@@ -3,22 +3,37 @@
 # project-local virtual environment, .venv (git-ignored), pinned: IREE's compiler and runtime
 # (ktune model ... drives iree-compile, iree-benchmark-module, iree-run-module). Idempotent;
 # uses sudo when not root. KTUNE_SKIP_VENV=1 skips the venv.
+#   --bench  also installs the benchmark tools into .venv: Kernel Tuner 1.5.0 and the libraries
+#            that shape its strategies' behaviour, pinned (bench/strategies/kt_simulate.py; about
+#            20-45 s and 550 MB, CPU only, so CI leaves it out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python_tools=(iree-base-compiler==3.13.0 iree-base-runtime==3.13.0)
+bench_tools=(kernel_tuner==1.5.0 numpy==2.4.6 scipy==1.17.1 python-constraint2==2.9.0)
+
+for arg in "$@"; do
+  case "$arg" in
+    --bench) python_tools+=("${bench_tools[@]}") ;;
+    *) echo "usage: scripts/install-deps.sh [--bench]" >&2; exit 2 ;;
+  esac
+done
 
 install_venv() {
   [ "${KTUNE_SKIP_VENV:-0}" = 1 ] && return 0
-  local stamp=.venv/.ktune-pins want
-  want=$(printf '%s\n' "${python_tools[@]}")
-  if [ -x .venv/bin/python ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  local stamp=.venv/.ktune-pins pin missing_pins=0
+  # Installed pins accumulate in the stamp, so a run without --bench keeps the bench tools.
+  for pin in "${python_tools[@]}"; do
+    grep -Fxq -- "$pin" "$stamp" 2>/dev/null || missing_pins=1
+  done
+  if [ -x .venv/bin/python ] && [ "$missing_pins" = 0 ]; then
     echo "install-deps: .venv has ${python_tools[*]}"
     return 0
   fi
   echo "install-deps: installing ${python_tools[*]} into .venv"
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check "${python_tools[@]}"
-  printf '%s' "$want" >"$stamp"
+  { cat "$stamp" 2>/dev/null && echo; printf '%s\n' "${python_tools[@]}"; } | grep -v '^$' | sort -u >"$stamp.new"
+  mv "$stamp.new" "$stamp"
 }
 
 packages=(build-essential cmake ninja-build pkg-config git python3 python3-venv

@@ -243,11 +243,11 @@ TEST(Factory, NamesAliasesAndErrors) {
   EXPECT_EQ(make_strategy("Simulated-Annealing", space, {})->name(), "annealing");
   EXPECT_EQ(make_strategy("RANDOM", space, {})->name(), "random");
   try {
-    make_strategy("genetic", space, {});
+    make_strategy("tabu", space, {});
     FAIL();
   } catch (const std::invalid_argument& e) {
     std::string message = e.what();
-    EXPECT_NE(message.find("'genetic'"), std::string::npos);
+    EXPECT_NE(message.find("'tabu'"), std::string::npos);
     for (const auto& n : strategy_names()) EXPECT_NE(message.find(n), std::string::npos) << message;
   }
   EXPECT_THROW(make_strategy("random", space, {0, {{"T0", 1.0}}}), std::invalid_argument);

@@ -99,6 +99,14 @@ void SearchSpace::bind_constraints(const std::vector<Constraint>& constraints) {
     }
   }
   for (const auto& constraint : constraints) {
+    if (constraint.predicate) {
+      constraints_.push_back(bind_predicate(constraint));
+      ConstraintStats stats;
+      stats.text = constraint.predicate->text;
+      stats.line = constraint.line;
+      constraint_stats_.push_back(std::move(stats));
+      continue;
+    }
     if (constraint.expr.empty()) throw SpaceError(constraint.line, "empty constraint");
     const std::string& text = constraint.expr.text();
     BoundConstraint bound;
@@ -134,6 +142,30 @@ void SearchSpace::bind_constraints(const std::vector<Constraint>& constraints) {
     constraints_.push_back(std::move(bound));
     constraint_stats_.push_back(std::move(stats));
   }
+}
+
+SearchSpace::BoundConstraint SearchSpace::bind_predicate(const Constraint& constraint) const {
+  const Constraint::Predicate& p = *constraint.predicate;
+  if (!p.holds || p.params.empty()) throw SpaceError(constraint.line, "constraint " + quote(p.text) + " reads no parameter");
+  BoundConstraint bound;
+  for (const auto& name : p.params) {
+    auto slot = scope_.find(name);
+    if (!slot || *slot >= params_.size()) {
+      throw SpaceError(constraint.line, "constraint " + quote(p.text) + " reads " + quote(name) + ", not a parameter");
+    }
+    bound.params.push_back(*slot);
+  }
+  bound.predicate = p.holds;
+  return bound;
+}
+
+bool SearchSpace::BoundConstraint::holds(const std::vector<Value>& slots) const {
+  if (!predicate) return expr.evaluate_bool(slots);
+  // The predicate sees its parameters' values in its own order; small vectors, read once per node.
+  std::vector<Value> values;
+  values.reserve(params.size());
+  for (std::size_t p : params) values.push_back(slots[p]);
+  return predicate(values);
 }
 
 void SearchSpace::form_groups() {
@@ -179,7 +211,7 @@ void SearchSpace::solve_group(Group& group) {
     for (std::size_t c : checks) {
       bool holds = false;
       try {
-        holds = constraints_[c].expr.evaluate_bool(slots);
+        holds = constraints_[c].holds(slots);
       } catch (const std::exception& e) {
         auto& first_error = constraint_stats_[c].first_error;
         if (first_error.empty()) {
@@ -440,7 +472,7 @@ std::vector<std::string> SearchSpace::violated_constraints(const Config& c) cons
   std::vector<std::string> violated;
   for (std::size_t i = 0; i < constraints_.size(); ++i) {
     try {
-      if (!constraints_[i].expr.evaluate_bool(slots)) violated.push_back(constraint_stats_[i].text);
+      if (!constraints_[i].holds(slots)) violated.push_back(constraint_stats_[i].text);
     } catch (const std::exception& e) {
       violated.push_back(constraint_stats_[i].text + " (error: " + e.what() + ")");
     }

@@ -6,12 +6,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ktune/core/config.h"
@@ -29,8 +32,20 @@ struct Parameter {
 
 // An expression over parameters and constants that must evaluate to true.
 struct Constraint {
+  Constraint() = default;
+  Constraint(expr::Expr e, int at_line) : expr(std::move(e)), line(at_line) {}
+
   expr::Expr expr;
   int line = 0;  // spec line, for messages; 0 if unknown
+  // Instead of an expression: a C++ test over the named parameters' values (given in the order
+  // of `params`), for spaces whose rules are not spec text, such as a recorded space whose
+  // configurations are exactly those recorded. `text` names it in messages and statistics.
+  struct Predicate {
+    std::vector<std::string> params;
+    std::function<bool(std::span<const Value>)> holds;
+    std::string text;
+  };
+  std::optional<Predicate> predicate;
 };
 
 class SpaceError : public std::runtime_error {
@@ -118,7 +133,10 @@ class SearchSpace {
   struct BoundConstraint {
     expr::BoundExpr expr;
     std::vector<std::size_t> params;  // parameter indices it reads
+    std::function<bool(std::span<const Value>)> predicate;  // set instead of expr for a Predicate
+    bool holds(const std::vector<Value>& slots) const;  // throws what the expression throws
   };
+  BoundConstraint bind_predicate(const Constraint& constraint) const;
 
   void check_parameters() const;
   void bind_constraints(const std::vector<Constraint>& constraints);
