@@ -4,7 +4,9 @@
 # in one database that `ktune record export` turns into the compact files under
 # bench/strategies/spaces/ (analysed on a CPU: simulation, methodology score).
 # Carries .carry/iree_model (bench/iree_model_prepare.sh: the static ktune and IREE's tools).
-#   OUT=DIR BUDGET=580 STEPS="histogram transpose ..." bench/strategies/record_spaces_gpu.sh
+#   OUT=DIR BUDGET=580 STEPS="histogram transpose ..." [PACK=DIR] bench/strategies/record_spaces_gpu.sh
+# PACK: also write DIR/spaces.db.xz and DIR/logs.tgz (the device tool brings back 8 files of at
+# most 16 MiB: the database is ~20 MB, the answers and progress lines dozens of files).
 # Every step resumes from the database when OUT/spaces.db is carried back in (a re-run measures
 # only what is missing), and stops at the shared deadline.
 set -u
@@ -67,3 +69,9 @@ done
 # WAL content into the main file, so the one file that comes back is complete.
 python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.close()" "$DB"
 ls -la "$OUT"
+if [ -n "${PACK:-}" ]; then
+  mkdir -p "$PACK"
+  xz -6 -T0 -c "$DB" > "$PACK/spaces.db.xz"
+  (cd "$OUT" && tar czf "$PACK/logs.tgz" --exclude=spaces.db ./*)
+  ls -la "$PACK"
+fi

@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "ktune/cli/common.h"
+#include "ktune/cli/simulate_commands.h"
 #include "ktune/core/source_error.h"
+#include "ktune/simulate/recorded_space.h"
 #include "ktune/tuner/tuner.h"
 
 namespace {
@@ -44,6 +46,8 @@ int main(int argc, char** argv) {
   add_calibrate_command(app, global, handler);
   add_inspect_command(app, global, handler);
   add_asm_command(app, global, handler);
+  add_record_command(app, global, handler);
+  add_strategies_command(app, global, handler);
   add_worker_command(app, handler);
   // Options like --json are accepted after the subcommand too.
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();
@@ -61,6 +65,9 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const ktune::SourceError& e) {
     std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const ktune::simulate::RecordingError& e) {
+    std::cerr << "ktune: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const ktune::tuner::TuneError& e) {
     std::cerr << "ktune: " << e.what() << "\n";

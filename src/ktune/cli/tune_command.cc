@@ -8,6 +8,7 @@
 
 #include "ktune/analysis/occupancy_amdgpu.h"
 #include "ktune/cli/common.h"
+#include "ktune/cli/simulate_commands.h"
 #include "ktune/tuner/offline_tuning.h"
 #include "ktune/tuner/tuner.h"
 
@@ -18,6 +19,8 @@ struct TuneArgs {
   std::string spec;
   std::vector<std::string> sizes;
   std::string strategy;
+  std::string strategy_params;  // JSON object text
+  std::string simulate;         // a recording: answer evaluations from it instead of a GPU
   std::uint64_t max_evals = 0;
   double max_time = 0;
   std::int64_t seed = -1;
@@ -152,12 +155,30 @@ int run_offline(const GlobalOptions& global, const TuneArgs& args) {
   return s.by_status.count("skipped") ? kExitOk : kExitNoValidConfig;
 }
 
+SimulatedTuneArgs simulated_args(const TuneArgs& a) {
+  SimulatedTuneArgs s{a.spec, a.sizes, a.simulate, a.strategy, a.strategy_params, {}, {}, {}};
+  if (a.seed >= 0) s.seed = static_cast<std::uint64_t>(a.seed);
+  if (a.max_evals > 0) s.max_evaluations = a.max_evals;
+  if (a.max_time > 0) s.max_seconds = a.max_time;
+  return s;
+}
+
 void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   auto args = std::make_shared<TuneArgs>();
   CLI::App* cmd = app.add_subcommand("tune", "Search a spec's tuning space; record every result; report the best");
   cmd->add_option("spec", args->spec, "Problem spec file (YAML)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--size", args->sizes, "Override a problem size: NAME=VALUE (repeatable)");
-  cmd->add_option("--strategy", args->strategy, "exhaustive, random or annealing (default: the spec's tune.strategy)");
+  cmd->add_option("--strategy", args->strategy,
+                  "exhaustive, random, annealing, genetic, bayes or bandit (default: the spec's tune.strategy; "
+                  "`ktune strategies list`)");
+  cmd->add_option("--strategy-params", args->strategy_params,
+                  "The strategy's parameters as a JSON object, e.g. '{\"population\": 30}' (default: the spec's "
+                  "tune.strategy_params when the strategy is the spec's)");
+  cmd->add_option("--simulate", args->simulate,
+                  "Answer every evaluation from a recording (ktune record export, a Kernel Tuner cache file, T4 results "
+                  "or a database) on a simulated clock charged the recorded compile and measurement seconds; "
+                  "--max-time is then simulated seconds. Needs no GPU and records nothing")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--max-evals", args->max_evals, "Stop after this many configurations (resumed ones count)");
   cmd->add_option("--max-time", args->max_time, "Stop after this many seconds");
   cmd->add_option("--seed", args->seed, "Seed for the strategy (same seed, same sequence)");
@@ -188,12 +209,14 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
       if (args->offline) return run_offline(global, *args);
+      if (!args->simulate.empty()) return run_simulated_tune(global, simulated_args(*args));
       if (!args->target.empty())
         throw CLI::ValidationError("--target", "is only used with --offline (a measured session compiles for its device)");
       tuner::TuneOptions o;
       o.spec_path = args->spec;
       o.size_overrides = parse_assignments(args->sizes, "--size");
       if (!args->strategy.empty()) o.strategy = args->strategy;
+      if (!args->strategy_params.empty()) o.strategy_params = parse_strategy_params(args->strategy_params);
       if (args->max_evals > 0) o.max_evaluations = args->max_evals;
       if (args->max_time > 0) o.max_seconds = args->max_time;
       if (args->seed >= 0) o.seed = static_cast<std::uint64_t>(args->seed);

@@ -227,6 +227,8 @@ void phases_section(std::ostringstream& out, const SessionData& d) {
   out << "</table></section>\n";
 }
 
+std::string_view report_stylesheet() { return kStyle; }
+
 std::string render_html_report(const SessionData& d, const HtmlReportOptions& options, HtmlReportSummary* summary) {
   HtmlReportSummary s;
   std::ostringstream out;

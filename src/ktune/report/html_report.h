@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,9 @@ struct HtmlReportSummary {
 
 std::string render_html_report(const SessionData& data, const HtmlReportOptions& options = {},
                                HtmlReportSummary* summary = nullptr);
+
+// The report pages' inline CSS, so other ktune pages (the strategy comparison) look the same.
+std::string_view report_stylesheet();
 
 // Nested JSON as (dotted path, value text) rows; arrays of scalars stay on one row.
 std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::json& value);

@@ -155,13 +155,16 @@ void SvgChart::note(std::string_view text) {
 }
 
 void SvgChart::legend(const std::vector<std::pair<std::string, std::string>>& entries) {
-  double x = left_ + 6;
+  double x = left_ + 6, y = top_ + 5;
   body_ << "<g class=\"legend\" font-size=\"10\">";
   for (const auto& [color, text] : entries) {
-    body_ << "<rect x=\"" << svg_number(x) << "\" y=\"" << svg_number(top_ + 5) << "\" width=\"10\" height=\"10\" fill=\""
-          << escape_html(color) << "\"/><text x=\"" << svg_number(x + 13) << "\" y=\"" << svg_number(top_ + 14)
+    const double entry_width = 24 + 6.0 * static_cast<double>(text.size());
+    // A legend wider than the plot wraps onto another row instead of running off the chart.
+    if (x > left_ + 6 && x + entry_width > right_) x = left_ + 6, y += 14;
+    body_ << "<rect x=\"" << svg_number(x) << "\" y=\"" << svg_number(y) << "\" width=\"10\" height=\"10\" fill=\""
+          << escape_html(color) << "\"/><text x=\"" << svg_number(x + 13) << "\" y=\"" << svg_number(y + 9)
           << "\" fill=\"#333\">" << escape_html(text) << "</text>";
-    x += 24 + 6.0 * static_cast<double>(text.size());
+    x += entry_width;
   }
   body_ << "</g>";
 }

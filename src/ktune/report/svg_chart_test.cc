@@ -60,6 +60,16 @@ TEST(SvgChart, PlacesPointsInsideThePlotArea) {
   EXPECT_DOUBLE_EQ(chart.py(0), chart.plot_bottom());  // y grows upwards
 }
 
+TEST(SvgChart, LegendWiderThanThePlotWrapsOntoAnotherRow) {
+  SvgChart chart(300, 200, "t", linear(0, 1), linear(0, 1));
+  chart.legend({{"red", "a fairly long strategy name"}, {"blue", "another long strategy name"}});
+  const std::string svg = chart.str();
+  // Both swatches start at the left edge of the plot, one row apart.
+  const std::string left = "<rect x=\"" + svg_number(chart.plot_left() + 6) + "\"";
+  EXPECT_EQ(count(svg, left), 2u) << svg;
+  EXPECT_NE(svg.find("y=\"" + svg_number(chart.plot_top() + 19) + "\" width=\"10\""), std::string::npos) << svg;
+}
+
 TEST(SvgChart, EscapesEveryPieceOfText) {
   SvgChart chart(300, 200, "a<b & \"c\"", linear(0, 1, "</svg><script>"), linear(0, 1, "y'"));
   chart.draw_axes({"<cat>", "x&y"});

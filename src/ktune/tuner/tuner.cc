@@ -206,6 +206,9 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
   if (two_stage) policy = measure::screening_policy(policy);
   const std::string strategy_name = options.fixed_configs ? "fixed" : options.strategy.value_or(tune.strategy);
   const std::uint64_t seed = options.seed.value_or(tune.seed);
+  const nlohmann::json strategy_params = options.strategy_params ? *options.strategy_params
+                                         : strategy_name != tune.strategy ? nlohmann::json::object()
+                                                                           : tune.strategy_params;
   const auto max_evaluations = options.max_evaluations ? options.max_evaluations : tune.max_evaluations;
   const auto max_seconds = options.max_seconds ? options.max_seconds : tune.max_seconds;
 
@@ -221,11 +224,12 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
 
   std::unique_ptr<search::Strategy> strategy =
       options.fixed_configs ? std::make_unique<FixedList>(*options.fixed_configs)
-                            : search::make_strategy(strategy_name, space, {seed, tune.strategy_params});
+                            : search::make_strategy(strategy_name, space, {seed, strategy_params});
 
   nlohmann::json session_options = {{"spec", kind.source_label()},
                                     {"sizes", summary.problem.sizes},
                                     {"seed", seed},
+                                    {"strategy_params", strategy_params},
                                     {"policy", measure::policy_to_json(policy)},
                                     {"devices", options.devices},
                                     {"label", options.session_label.empty() ? "tune" : options.session_label},

@@ -30,6 +30,9 @@ struct TuneOptions {
   std::filesystem::path spec_path;
   Config size_overrides;
   std::optional<std::string> strategy;  // overrides the spec's tune.strategy
+  // Overrides the spec's tune.strategy_params; when only `strategy` overrides the spec's, its
+  // params start empty (the spec's were written for another strategy).
+  std::optional<nlohmann::json> strategy_params;
   std::optional<std::uint64_t> max_evaluations;
   std::optional<double> max_seconds;
   std::optional<std::uint64_t> seed;
