@@ -41,7 +41,7 @@ step() {
   local rc=$?
   echo "$name rc=$rc wall=$(python3 -c "import time; print(round(time.time() - $start, 1))")s"
 }
-tune_spec() { step "$1" tune "$2" --strategy exhaustive --no-racing; }
+tune_spec() { step "$1" tune "$2" --strategy exhaustive --no-racing --max-evals 100000000; }
 # The generated family's whole space for one shape: every valid kernel, model order, each
 # verified and measured briefly (2-10 ms of samples), no cuBLASLt, no refinement round.
 tune_gemm() {

@@ -93,6 +93,11 @@ void fill_leading_gap(std::vector<double>& curve, double worst) {
 }
 
 std::vector<double> baseline_curve(const RandomBaseline& baseline, std::span<const double> seconds) {
+  if (baseline.simulated()) {
+    std::vector<double> curve;
+    for (double t : seconds) curve.push_back(baseline.at_seconds(t));
+    return curve;
+  }
   std::map<std::size_t, double> memo;  // many times share their k
   const auto at = [&](std::size_t k) {
     auto [it, inserted] = memo.try_emplace(k, 0.0);
@@ -120,7 +125,7 @@ nlohmann::json number_or_null(std::optional<double> value) {
 
 // ---- item 1: baseline.py RandomSearchCalculatedBaseline -------------------------------------
 
-RandomBaseline::RandomBaseline(const SpaceStatistics& space, Averaging averaging)
+RandomBaseline::RandomBaseline(const SpaceStatistics& space, Averaging averaging, std::size_t simulated_orders)
     : sorted_(space.objectives),
       configurations_(space.configurations),
       seconds_per_evaluation_(space.mean_evaluation_seconds),
@@ -134,6 +139,9 @@ RandomBaseline::RandomBaseline(const SpaceStatistics& space, Averaging averaging
   for (double v : sorted_)
     if (!std::isfinite(v) || v < 0) throw std::invalid_argument(where + "objectives must be finite, >= 0");
   std::sort(sorted_.begin(), sorted_.end());
+  if (simulated_orders > 0 && space.outcomes.size() == configurations_) {
+    timeline_ = std::make_shared<const RandomSearchTimeline>(space, sorted_, simulated_orders);
+  }
 }
 
 double RandomBaseline::median() const { return median_of(sorted_); }
@@ -161,6 +169,10 @@ double RandomBaseline::at_evaluations(std::size_t k) const {
 }
 
 double RandomBaseline::at_seconds(double seconds) const {
+  if (simulated()) {
+    if (averaging_ == Averaging::objective) return timeline_->mean_objective(seconds);
+    return sorted_[round_index(timeline_->mean_rank(seconds), sorted_.size())];
+  }
   return interpolate(evaluations_at(*this, seconds), [this](std::size_t k) { return at_evaluations(k); });
 }
 
@@ -201,6 +213,19 @@ double cutoff_objective(const RandomBaseline& baseline, double percentile) {
   return v[j];
 }
 
+// The least simulated time at which the (simulated) baseline is within `objective`: bisection,
+// B(t) being non-increasing up to the averaging's noise.
+double seconds_to_reach(const RandomBaseline& baseline, double objective) {
+  const double reach = objective + 1e-12 * std::abs(objective);
+  double lo = 0, hi = 1;
+  while (baseline.at_seconds(hi) > reach && hi < 1e12) hi *= 2;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (baseline.at_seconds(mid) <= reach ? hi : lo) = mid;
+  }
+  return hi;
+}
+
 TimeRange cutoff_time_range(const RandomBaseline& baseline, const MethodologyOptions& options) {
   const double p = options.cutoff_percentile, p_start = options.cutoff_percentile_start;
   if (!(p > 0 && p <= 1 && p_start >= 0 && p_start < p))
@@ -222,6 +247,12 @@ TimeRange cutoff_time_range(const RandomBaseline& baseline, const MethodologyOpt
   range.end_evaluations = k1;
   range.start_seconds = p_start > 0 ? static_cast<double>(k0) * c : 0.0;
   range.end_seconds = static_cast<double>(k1) * c;
+  if (baseline.simulated()) {  // the same cutoffs, reached on the simulated clock
+    range.start_seconds = p_start > 0 ? seconds_to_reach(baseline, range.start_cutoff_objective) : 0.0;
+    range.end_seconds = std::max(seconds_to_reach(baseline, range.end_cutoff_objective), range.start_seconds);
+    if (!(range.end_seconds > range.start_seconds))
+      throw std::invalid_argument("methodology: cutoff start and end are the same time");
+  }
   range.budget_seconds = range.end_seconds * (1 + options.budget_margin);  // calculate_budget
   return range;
 }
@@ -312,7 +343,7 @@ NearOptimal near_optimal_evaluations(const RandomBaseline& baseline, std::span<c
 
 SpaceResult evaluate_space(const SpaceStatistics& space, std::span<const Trace> traces,
                            const MethodologyOptions& options) {
-  const RandomBaseline baseline(space, options.averaging);
+  const RandomBaseline baseline(space, options.averaging, options.baseline_orders);
   SpaceResult result{space.name,        baseline.configurations(), baseline.sorted().size(),
                      baseline.optimum(), baseline.median(),         cutoff_time_range(baseline, options),
                      options,           {}};

@@ -53,6 +53,7 @@
 //    within the target (the expected position of the first of g marked items in a random order).
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -60,6 +61,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ktune/simulate/random_search_timeline.h"
 #include "ktune/simulate/trace.h"
 
 namespace ktune::simulate {
@@ -76,6 +78,10 @@ struct MethodologyOptions {
   double budget_margin = 0.1;             // experiments.py calculate_budget cutoff_margin
   Averaging averaging = Averaging::rank;
   double near_optimal_fraction = 0.95;    // item 5: within optimum / 0.95
+  // Random orders simulated for the baseline when the space gives every configuration's cost
+  // (SpaceStatistics::outcomes; random_search_timeline.h); 0: the analytic baseline at the mean
+  // cost per draw, as the package computes it.
+  std::size_t baseline_orders = 2000;
 };
 
 // Item 1: the analytic random-search baseline of one space. Throws std::invalid_argument when
@@ -83,7 +89,10 @@ struct MethodologyOptions {
 // non-positive mean_evaluation_seconds.
 class RandomBaseline {
  public:
-  RandomBaseline(const SpaceStatistics& space, Averaging averaging);
+  // simulated_orders > 0 and space.outcomes given: B(t) from that many simulated random orders
+  // charged each configuration's own cost (at_seconds; cutoff_time_range's times follow it).
+  RandomBaseline(const SpaceStatistics& space, Averaging averaging, std::size_t simulated_orders = 0);
+  bool simulated() const { return timeline_ && !timeline_->empty(); }
 
   const std::vector<double>& sorted() const { return sorted_; }  // successful, ascending
   std::size_t configurations() const { return configurations_; }
@@ -107,6 +116,7 @@ class RandomBaseline {
   std::size_t configurations_ = 0;
   double seconds_per_evaluation_ = 0;
   Averaging averaging_;
+  std::shared_ptr<const RandomSearchTimeline> timeline_;
 };
 
 // Item 2.

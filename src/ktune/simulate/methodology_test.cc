@@ -20,7 +20,7 @@ struct TestSpace {
   std::vector<std::optional<double>> objectives;
   std::vector<double> seconds;
   SpaceStatistics statistics(const std::string& name = "s") const {
-    SpaceStatistics out{name, {}, objectives.size(), 0};
+    SpaceStatistics out{name, {}, objectives.size(), 0, {}};
     for (const auto& o : objectives)
       if (o) out.objectives.push_back(*o);
     out.mean_evaluation_seconds =
@@ -113,7 +113,7 @@ TEST(RandomBaseline, MatchesEnumerationOfEverySubset) {
 TEST(RandomBaseline, LargeSpaceWithoutFailuresMatchesClosedForm) {
   // Nothing fails: E[index of the best of k among n] = (n - k) / (k + 1) exactly.
   const std::size_t n = 100000;
-  SpaceStatistics stats{"big", {}, n, 1.0};
+  SpaceStatistics stats{"big", {}, n, 1.0, {}};
   for (std::size_t i = 0; i < n; ++i) stats.objectives.push_back(static_cast<double>(n - i));
   const RandomBaseline baseline(stats, Averaging::rank);
   for (std::size_t k : {1, 2, 10, 1000, 50000, 99999, 100000}) {
@@ -126,7 +126,7 @@ TEST(RandomBaseline, LargeSpaceWithoutFailuresMatchesClosedForm) {
 
 TEST(RandomBaseline, LargeSpaceWithFailuresMatchesMonteCarlo) {
   const std::size_t n = 100000, s = 20000, k = 10, trials = 20000;
-  SpaceStatistics stats{"big", {}, n, 1.0};
+  SpaceStatistics stats{"big", {}, n, 1.0, {}};
   for (std::size_t i = 0; i < s; ++i) stats.objectives.push_back(static_cast<double>(i));
   const RandomBaseline baseline(stats, Averaging::rank);
   std::mt19937_64 rng(7);
@@ -156,9 +156,9 @@ TEST(RandomBaseline, OverTimeInterpolatesBetweenEvaluations) {
 }
 
 TEST(RandomBaseline, RejectsDegenerateSpaces) {
-  EXPECT_THROW(RandomBaseline(SpaceStatistics{"none", {}, 5, 1.0}, Averaging::rank), std::invalid_argument);
-  EXPECT_THROW(RandomBaseline(SpaceStatistics{"clock", {1, 2}, 2, 0.0}, Averaging::rank), std::invalid_argument);
-  const RandomBaseline flat(SpaceStatistics{"flat", {2, 2, 2}, 4, 1.0}, Averaging::rank);
+  EXPECT_THROW(RandomBaseline(SpaceStatistics{"none", {}, 5, 1.0, {}}, Averaging::rank), std::invalid_argument);
+  EXPECT_THROW(RandomBaseline(SpaceStatistics{"clock", {1, 2}, 2, 0.0, {}}, Averaging::rank), std::invalid_argument);
+  const RandomBaseline flat(SpaceStatistics{"flat", {2, 2, 2}, 4, 1.0, {}}, Averaging::rank);
   EXPECT_THROW(cutoff_time_range(flat, {}), std::invalid_argument);
 }
 

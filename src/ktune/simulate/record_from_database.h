@@ -31,7 +31,7 @@ struct RecordSelection {
 RecordedSpace record_from_database(db::Database& db, const RecordSelection& selection);
 
 // What one stored result cost: the compile (the tuner's compile_seconds, or the GEMM family's
-// NVRTC seconds in resources.compile.seconds) and the evaluation round trip (phases.worker_call,
+// NVRTC seconds in resources.compile.seconds or resources.kernel_resources.nvrtc_seconds) and the evaluation round trip (phases.worker_call,
 // else the worker's total, else the wall-clock span).
 RecordedResult recorded_result(const db::ResultRecord& r);
 

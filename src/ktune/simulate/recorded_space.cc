@@ -239,6 +239,7 @@ SpaceStatistics statistics(const RecordedSpace& s) {
   for (const auto& r : s.results) {
     if (r.time_s) stats.objectives.push_back(*r.time_s);
     cost += r.cost_seconds();
+    stats.outcomes.push_back({r.time_s, r.cost_seconds()});
   }
   stats.mean_evaluation_seconds = s.results.empty() ? 0 : cost / static_cast<double>(s.results.size());
   return stats;

@@ -41,6 +41,9 @@ struct ComparisonOptions {
   std::uint64_t first_seed = 1;  // repeat i runs with seed first_seed + i
   MethodologyOptions methodology;
   std::vector<ExternalSearch> external;
+  // Run long enough for the near-optimal measure too (see run_budget in the .cc); false: only
+  // the methodology's budget (quicker).
+  bool near_optimal_runs = true;
   // Called after each simulated run (space, strategy, repeat) for progress; may be empty.
   std::function<void(const std::string&, const std::string&, std::size_t)> on_run;
 };
@@ -55,6 +58,7 @@ struct SpaceComparison {
   SpaceResult result;
   std::vector<StrategyOverhead> overhead;
   std::size_t unrecorded = 0;  // proposals the recording lacked, over all runs
+  double run_budget_seconds = 0;  // what each run was given (simulated seconds)
 };
 
 struct Comparison {

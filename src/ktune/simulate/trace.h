@@ -32,6 +32,15 @@ struct SpaceStatistics {
   // Mean simulated seconds one evaluation costs, failed ones included: what random search pays
   // per draw on average.
   double mean_evaluation_seconds = 0;
+  // Optional: every configuration's outcome and cost. When given, the random-search baseline is
+  // simulated with these costs (random_search_timeline.h) instead of charging each draw the mean:
+  // where fast kernels are also cheap to evaluate, random search finds them sooner than draws x
+  // mean cost says, and the analytic baseline would score random search itself above 0.
+  struct Outcome {
+    std::optional<double> objective;
+    double seconds = 0;
+  };
+  std::vector<Outcome> outcomes;
 };
 
 }  // namespace ktune::simulate
