@@ -138,6 +138,32 @@ TEST_F(SimulateCommands, ScoresStrategiesWithTheMethodologyAndWritesTheReport) {
   EXPECT_EQ(nlohmann::json::parse(again.out).at("aggregate"), doc.at("aggregate"));
 }
 
+// CI's smoke run of issue 13's comparison: every committed recording (bench/strategies/spaces)
+// loads, builds its space (every recorded configuration inside it) and is scored by every
+// strategy. The full comparison with Kernel Tuner is bench/strategies/compare.sh.
+TEST_F(SimulateCommands, EveryCommittedRecordingIsScoredByEveryStrategy) {
+  std::string files;
+  std::size_t count = 0;
+  for (const auto& entry : fs::directory_iterator(kSource / "bench/strategies/spaces")) {
+    if (entry.path().extension() != ".json") continue;
+    files += " " + shell_quote(entry.path().string());
+    ++count;
+    CommandResult shown = ktune("--json record show " + shell_quote(entry.path().string()));
+    ASSERT_EQ(shown.code, 0) << entry.path() << shown.err;
+    EXPECT_GE(nlohmann::json::parse(shown.out).at("configurations").get<int>(), 60) << entry.path();
+  }
+  ASSERT_GE(count, 6u) << "issue 13 asks for at least 6 recorded spaces";
+  CommandResult r = ktune("--json strategies score" + files + " --repeats 2 --methodology-budget-only");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc.at("spaces").size(), count);
+  for (const auto& space : doc.at("spaces")) {
+    EXPECT_EQ(space.at("unrecorded"), 0) << space.at("space");
+    EXPECT_EQ(space.at("strategies").size(), 5u) << space.at("space");
+  }
+  EXPECT_EQ(doc.at("aggregate").size(), 5u);
+}
+
 TEST_F(SimulateCommands, BadRecordingsAndMismatchesAreInputErrors) {
   std::ofstream(path("broken.json")) << "{\"format\": \"ktune-recorded-space\", \"version\": 1, \"name\": \"x\"}";
   CommandResult r = ktune("record show " + path("broken.json"));
