@@ -25,6 +25,9 @@ if [ ! -x "$T/ktune" ]; then
 fi
 K=$T/ktune
 DB=${DB:-$OUT/spaces.db}
+# A cold compile cache: a recording charges each configuration what compiling it costs, and a
+# warm machine (an earlier call's compiles) would record cache hits instead.
+export KTUNE_CACHE_DIR=${KTUNE_CACHE_DIR:-$(mktemp -d /tmp/ktune_record_cache.XXXXXX)}
 [ -f .carry/spaces.db ] && [ ! -f "$DB" ] && cp .carry/spaces.db "$DB"
 "$K" --json devices > "$OUT/devices.json" 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,driver_version --format=csv > "$OUT/gpu.csv" 2>&1
