@@ -23,8 +23,12 @@ endif()
 function(ktune_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(ktune_${name} STATIC ${ARG_SOURCES})
-  target_include_directories(ktune_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include)
-  target_link_libraries(ktune_${name} PUBLIC ${ARG_DEPS} PRIVATE ktune_warnings)
+  # BUILD_INTERFACE: the source tree's paths and the warning flags are for building ktune only;
+  # the modules that cmake/KtunePackage.cmake installs must export neither (an installed target
+  # cannot name the source tree, and ktune_warnings is not installed).
+  target_include_directories(ktune_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>
+                                                  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>)
+  target_link_libraries(ktune_${name} PUBLIC ${ARG_DEPS} PRIVATE $<BUILD_INTERFACE:ktune_warnings>)
   set_target_properties(ktune_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
