@@ -53,6 +53,7 @@ void add_space_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_bench_command(CLI::App& app, GlobalOptions& global, Handler& handler);
 void add_query_commands(CLI::App& app, GlobalOptions& global, Handler& handler);  // best, results, sessions
 void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // also --perfetto SESSION
+void add_import_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // --tunableop FILE
 void add_report_command(CLI::App& app, GlobalOptions& global, Handler& handler);  // HTML report of a session
 // A SESSION argument: a positive id, or "latest"/"last" for the newest session.
 std::int64_t resolve_session_id(db::Database& database, const std::string& text);

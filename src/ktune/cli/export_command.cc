@@ -1,11 +1,14 @@
-// ktune export: results and best configurations as JSON or CSV, or one session as a Chrome/Perfetto trace.
+// ktune export: results and best configurations as JSON or CSV, one session as a Chrome/Perfetto trace,
+// or the GEMM picks as a PyTorch TunableOp results file (families/gemm/tunableop_csv.h).
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
 #include "ktune/cli/common.h"
 #include "ktune/db/database.h"
 #include "ktune/db/export.h"
+#include "ktune/families/gemm/tunableop_csv.h"
 #include "ktune/report/chrome_trace.h"
 #include "ktune/report/session_data.h"
 
@@ -20,6 +23,9 @@ struct ExportArgs {
   std::int64_t session = 0;
   bool best_only = false;
   std::string perfetto_session;  // non-empty: write this session's trace instead
+  std::string tunableop;         // non-empty: write the GEMM picks as a TunableOp file instead
+  std::string pt_version, validators_from, device;
+  std::vector<std::string> validators;  // KEY=VALUE
 };
 
 // Writes `text` to -o or standard output; returns whether it went to a file.
@@ -55,6 +61,48 @@ int export_perfetto(const ExportArgs& args, const GlobalOptions& global) {
   return kExitOk;
 }
 
+gemm::tunableop::ExportOptions tunableop_options(const ExportArgs& args) {
+  gemm::tunableop::ExportOptions options;
+  if (!args.validators_from.empty()) {
+    const gemm::tunableop::CsvFile theirs = gemm::tunableop::read_csv(args.validators_from);
+    if (theirs.validators.empty())
+      throw CLI::ValidationError("--validators-from", args.validators_from + " has no Validator lines");
+    options.validators = theirs.validators;
+  }
+  if (!args.pt_version.empty()) options.overrides["PT_VERSION"] = args.pt_version;
+  for (const std::string& item : args.validators) {
+    const std::size_t eq = item.find('=');
+    if (eq == 0 || eq == std::string::npos) throw CLI::ValidationError("--validator", "expected KEY=VALUE, got '" + item + "'");
+    options.overrides[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  options.device = args.device;
+  return options;
+}
+
+int export_tunableop(const ExportArgs& args, const GlobalOptions& global) {
+  db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
+  gemm::tunableop::ExportResult result;
+  try {
+    result = gemm::tunableop::export_picks(database, tunableop_options(args));
+  } catch (const gemm::tunableop::ExportError& e) {
+    throw CLI::ValidationError("--tunableop", e.what());
+  }
+  GlobalOptions quiet = global;
+  quiet.json = true;  // the summary below says where it went
+  const bool to_file = write_output(args.tunableop, result.text(), quiet);
+  if (global.json) {
+    nlohmann::json j = result.to_json();
+    j["output"] = to_file ? args.tunableop : "-";
+    print_json(j);
+    return kExitOk;
+  }
+  std::FILE* out = to_file ? stdout : stderr;
+  std::fprintf(out, "%s: %zu TunableOp line(s) for %s, %zu pick(s) skipped\n", to_file ? args.tunableop.c_str() : "stdout",
+               result.entries.size(), result.device.c_str(), result.skipped.size());
+  for (const auto& s : result.skipped) std::fprintf(out, "  skipped %s: %s\n", s.problem.c_str(), s.reason.c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
@@ -70,8 +118,28 @@ void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler) 
   cmd->add_option("--perfetto", args->perfetto_session,
                   "Write session SESSION (an id or 'latest') as Chrome trace JSON for ui.perfetto.dev / chrome://tracing: "
                   "compile and measure spans per device and lane");
+  cmd->add_option("--tunableop", args->tunableop,
+                  "Write the GEMM picks as a PyTorch TunableOp results file (- for standard output): cuBLASLt picks as "
+                  "Gemm_Cublaslt_id_... lines, generated kernels skipped with the reason");
+  cmd->add_option("--pt-version", args->pt_version, "--tunableop: Validator PT_VERSION, your torch.__version__ (required "
+                                                   "unless --validators-from gives it)");
+  cmd->add_option("--validators-from", args->validators_from,
+                  "--tunableop: copy the Validator lines of a TunableOp file your PyTorch wrote (the keys and values it checks)");
+  cmd->add_option("--validator", args->validators, "--tunableop: KEY=VALUE, a Validator line to add or replace (repeatable)");
+  cmd->add_option("--device", args->device, "--tunableop: the device (fingerprint or name) when picks span several");
   cmd->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
+      const bool tunableop_only = !args->pt_version.empty() || !args->validators_from.empty() || !args->validators.empty() ||
+                                  !args->device.empty();
+      if (tunableop_only && args->tunableop.empty())
+        throw CLI::ValidationError("--tunableop", "--pt-version, --validators-from, --validator and --device need --tunableop FILE");
+      if (!args->tunableop.empty()) {
+        if (!args->perfetto_session.empty() || !args->kernel.empty() || !args->problem.empty() || args->session > 0 ||
+            args->best_only || args->format != "json" || !args->output.empty())
+          throw CLI::ValidationError("--tunableop", "writes the GEMM picks to FILE; --perfetto, --format, -o, --kernel, "
+                                                    "--problem, --session and --best-only do not apply");
+        return export_tunableop(*args, global);
+      }
       if (!args->perfetto_session.empty()) {
         if (!args->kernel.empty() || !args->problem.empty() || args->session > 0 || args->best_only || args->format != "json")
           throw CLI::ValidationError("--perfetto", "takes one session; --format, --kernel, --problem, --session and --best-only do not apply");

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   add_bench_command(app, global, handler);
   add_query_commands(app, global, handler);
   add_export_command(app, global, handler);
+  add_import_command(app, global, handler);
   add_report_command(app, global, handler);
   add_devices_command(app, global, handler);
   add_model_command(app, global, handler);
