@@ -132,9 +132,22 @@ TEST(Bandit, DefaultArmsIncludeBayesOnlyIfItExists) {
   SearchSpace space = grid4();
   std::vector<std::string> expected = {"annealing", "genetic", "random"};
   const auto names = strategy_names();
-  if (std::find(names.begin(), names.end(), "bayes") != names.end()) expected.push_back("bayes");
+  if (std::find(names.begin(), names.end(), "bayes") != names.end()) expected = {"bayes", "genetic", "annealing"};
   EXPECT_EQ(BanditSearch::default_arms(), expected);
   EXPECT_EQ(arm_names(BanditSearch(space, 1, nullptr)), expected);
+}
+
+TEST(Bandit, TheFirstArmAloneProposesDuringTheWarmUp) {
+  SearchSpace space = grid4();
+  BanditSearch b(space, 1, {{"arms", {"random", "genetic"}}, {"warmup", 15}});
+  drive(b, smooth, 1, 15);
+  EXPECT_EQ(b.arms()[0].asks, 15u);
+  EXPECT_EQ(b.arms()[1].asks, 0u);
+  drive(b, smooth, 1, 1);
+  EXPECT_EQ(b.arms()[1].asks, 1u);  // then UCB1, which tries every arm once first
+  BanditSearch none(space, 1, {{"arms", {"random", "genetic"}}, {"warmup", 0}});
+  drive(none, smooth, 1, 2);
+  EXPECT_EQ(none.arms()[1].asks, 1u);
 }
 
 TEST(Bandit, EveryArmIsToldEveryResult) {
@@ -245,7 +258,7 @@ TEST(Bandit, NamesParamsAndErrors) {
         nlohmann::json{{"arms", {{{"name", "annealing"}, {"params", {{"cooling", 2.0}}}}}}},
         nlohmann::json{{"arms", {{{"name", "annealing"}, {"parms", nlohmann::json::object()}}}}},
         nlohmann::json{{"exploration", -1.0}}, nlohmann::json{{"reward", "best"}},
-        nlohmann::json{{"seeds", "random"}}, nlohmann::json::array()}) {
+        nlohmann::json{{"seeds", "random"}}, nlohmann::json{{"warmup", -1}}, nlohmann::json::array()}) {
     EXPECT_THROW(make_strategy("bandit", space, {0, bad}), std::invalid_argument) << bad.dump();
   }
   BanditSearch b(space, 2,

@@ -19,6 +19,10 @@ constexpr std::size_t kFitPoints = 64;
 constexpr double kRefitGrowth = 1.2;
 constexpr double kMinSuccessProbability = 1e-3;
 constexpr double kLikelySuccess = 0.5;  // "more likely to succeed than to fail"
+// Uniform candidates per initial-design proposal, of which the one farthest from every config
+// proposed so far is taken (maximin): a few dozen already spread the points far better than
+// uniform draws, and the design stays cheap on any space.
+constexpr std::size_t kDesignPool = 64;
 
 long long bounded_integer(const StrategyParams& p, std::initializer_list<const char*> names, long long fallback,
                           long long low, long long high) {
@@ -47,7 +51,7 @@ double expected_improvement(double mean, double sigma, double best, double xi) {
 BayesSettings BayesSettings::from_json(const nlohmann::json& params) {
   StrategyParams p("bayes", params,
                    {"initial", "initial_samples", "pool", "candidates", "local", "local_best", "max_points",
-                    "exploration", "xi"});
+                    "exploration", "xi", "cost_exponent", "fit_after", "first"});
   BayesSettings s;
   s.initial = bounded_integer(p, {"initial", "initial_samples"}, s.initial, 1, 1'000'000);
   s.pool = bounded_integer(p, {"pool", "candidates"}, s.pool, 1, 1'000'000);
@@ -55,6 +59,9 @@ BayesSettings BayesSettings::from_json(const nlohmann::json& params) {
   // The surrogate costs O(max_points^3) per refit and O(max_points^2) per candidate.
   s.max_points = bounded_integer(p, {"max_points"}, s.max_points, 2, 4096);
   s.exploration = p.number({"exploration", "xi"}, s.exploration, 0, 10, true);
+  s.cost_exponent = p.number({"cost_exponent"}, s.cost_exponent, 0, 4, true);
+  s.fit_after = bounded_integer(p, {"fit_after"}, s.fit_after, 0, 1'000'000);
+  s.centre_first = p.choice("first", "centre", {"centre", "random"}) == "centre";
   return s;
 }
 
@@ -80,12 +87,57 @@ std::optional<std::uint64_t> BayesianOptimisation::random_unvisited() {
   return std::nullopt;
 }
 
+std::optional<std::uint64_t> BayesianOptimisation::design_choice() {
+  // A space-filling initial design (maximin: each point as far as possible from those before)
+  // learns more per evaluation than uniform draws, which cluster: with 5 points the model sees
+  // every region rather than three corners of one. Greedy farthest-point over a random pool
+  // (Gonzalez 1985) is the standard cheap approximation and respects the constraints, since the
+  // pool holds valid configs only. Distances are in the encoding, where any two values of a
+  // categorical parameter are 1 apart and a numeric range is [0, 1].
+  std::vector<std::uint64_t> pool;
+  for (std::uint64_t index : space_.sample_indices(kDesignPool, rng_, true)) {
+    if (!visited_.count(index)) pool.push_back(index);
+  }
+  if (pool.empty()) return std::nullopt;
+  std::vector<const std::vector<double>*> placed;
+  for (const Observed& o : observed_) placed.push_back(&o.x);
+  for (const auto& [index, x] : pending_) placed.push_back(&x);
+  // Nothing placed yet: the config nearest the centre of the encoded box (0.5 everywhere; all
+  // values of a categorical are equally far from it) starts the design, as centre points do in
+  // classical designs: it is the least extreme config, and extremes of tuning parameters
+  // (smallest tiles, largest blocks) are where kernels are typically slow or fail.
+  std::vector<double> centre(encoder_.dims(), 0.5);
+  if (placed.empty() && !settings_.centre_first) return pool.front();
+  if (placed.empty()) placed.push_back(&centre);
+  const bool nearest = placed.front() == &centre;
+  std::size_t best_j = 0;
+  double best_d = nearest ? HUGE_VAL : -1;
+  for (std::size_t j = 0; j < pool.size(); ++j) {
+    const std::vector<double> x = encoder_.encode(space_.at(pool[j]));
+    double d = HUGE_VAL;
+    for (const std::vector<double>* p : placed) {
+      double d2 = 0;
+      for (std::size_t k = 0; k < x.size(); ++k) d2 += (x[k] - (*p)[k]) * (x[k] - (*p)[k]);
+      d = std::min(d, d2);
+    }
+    if (nearest ? d < best_d : d > best_d) {
+      best_d = d;
+      best_j = j;
+    }
+  }
+  return pool[best_j];
+}
+
 std::optional<Config> BayesianOptimisation::ask() {
   if (visited_.size() >= space_.size()) return std::nullopt;
   std::optional<std::uint64_t> index;
   // The model needs two distinct successes to have any shape; until then, and during the
-  // initial design, sample uniformly.
-  if (visited_.size() >= static_cast<std::size_t>(settings_.initial) && successes_ >= 2) index = model_choice();
+  // initial design, spread the proposals out.
+  if (visited_.size() >= static_cast<std::size_t>(settings_.initial) && successes_ >= 2) {
+    index = model_choice();
+  } else {
+    index = design_choice();
+  }
   if (!index) index = random_unvisited();
   if (!index) return std::nullopt;
   return propose(*index);
@@ -121,7 +173,8 @@ void BayesianOptimisation::tell(const Observation& obs) {
       hyper_.reset();
     }
   }
-  observed_.push_back({*index, std::move(x), objective});
+  const double cost = std::isfinite(obs.cost_seconds) && obs.cost_seconds > 0 ? obs.cost_seconds : 0.0;
+  observed_.push_back({*index, std::move(x), objective, cost});
   model_.reset();
 }
 
@@ -153,15 +206,28 @@ std::vector<std::size_t> BayesianOptimisation::model_points(bool with_failures) 
   return points;
 }
 
-void BayesianOptimisation::gather(const std::vector<std::size_t>& points, bool labels, std::vector<double>& x,
+std::vector<std::size_t> BayesianOptimisation::costed_points() const {
+  // Every evaluation with a known cost, failures too (a compile error costs time as well); the
+  // most recent max_points, which bounds the fit like the other models'.
+  std::vector<std::size_t> points;
+  const std::size_t cap = static_cast<std::size_t>(settings_.max_points);
+  for (std::size_t i = observed_.size(); i-- > 0 && points.size() < cap;) {
+    if (observed_[i].cost > 0) points.push_back(i);
+  }
+  return points;
+}
+
+void BayesianOptimisation::gather(const std::vector<std::size_t>& points, Target target, std::vector<double>& x,
                                   std::vector<double>& y) const {
   x.clear();
   y.clear();
   for (std::size_t i : points) {
     const Observed& o = observed_[i];
     x.insert(x.end(), o.x.begin(), o.x.end());
-    if (labels) {
+    if (target == Target::success) {
       y.push_back(o.objective ? 1.0 : 0.0);
+    } else if (target == Target::cost) {
+      y.push_back(std::log(o.cost));  // costs vary by factors: model them multiplicatively
     } else {
       // Kernel times are positive and heavy-tailed: in log space a 2x slowdown is the same step
       // everywhere and a few very slow configs do not flatten the rest of the landscape.
@@ -170,33 +236,40 @@ void BayesianOptimisation::gather(const std::vector<std::size_t>& points, bool l
   }
 }
 
-GpHyperparameters BayesianOptimisation::fit(const std::vector<std::size_t>& points, bool labels) const {
+GpHyperparameters BayesianOptimisation::fit(const std::vector<std::size_t>& points, Target target) const {
+  // With a handful of points the marginal likelihood is flat or misleading (an extreme length
+  // scale fits 4 points perfectly); the prior's centre is the better guess until there are more.
+  if (points.size() < static_cast<std::size_t>(settings_.fit_after)) return prior_hyperparameters(encoder_.dims());
   // An even stride over the points (best first, then recent) keeps both kinds in the sample.
   const std::size_t stride = (points.size() + kFitPoints - 1) / kFitPoints;
   std::vector<std::size_t> sample;
   for (std::size_t i = 0; i < points.size(); i += stride) sample.push_back(points[i]);
   std::vector<double> x, y;
-  gather(sample, labels, x, y);
+  gather(sample, target, x, y);
   return fit_hyperparameters(x, y, encoder_.dims(), encoder_.parameter_of_dim());
 }
 
 void BayesianOptimisation::fit_if_due(const std::vector<std::size_t>& points,
-                                      const std::vector<std::size_t>& labelled) {
+                                      const std::vector<std::size_t>& labelled,
+                                      const std::vector<std::size_t>& costed) {
   const std::size_t observed = observed_.size();
   if (hyper_ && static_cast<double>(observed) < kRefitGrowth * static_cast<double>(observed_at_fit_)) return;
-  hyper_ = fit(points, false);
+  hyper_ = fit(points, Target::objective);
   // The success boundary has its own length scales: a resource limit may hinge on one
-  // parameter the objective barely depends on.
-  if (successes_ < observed) label_hyper_ = fit(labelled, true);
+  // parameter the objective barely depends on. So does the cost: compile time follows code
+  // size (unrolling, tile counts), measurement time the kernel's.
+  if (successes_ < observed) label_hyper_ = fit(labelled, Target::success);
+  if (costed.size() >= 2) cost_hyper_ = fit(costed, Target::cost);
   observed_at_fit_ = observed;
   ++fits_;
 }
 
 void BayesianOptimisation::build_model() {
   const std::vector<std::size_t> points = model_points(false), labelled = model_points(true);
-  fit_if_due(points, labelled);
+  const std::vector<std::size_t> costed = settings_.cost_exponent > 0 ? costed_points() : std::vector<std::size_t>{};
+  fit_if_due(points, labelled, costed);
   std::vector<double> x, y;
-  gather(points, false, x, y);
+  gather(points, Target::objective, x, y);
   GaussianProcess gp(x, y, encoder_.dims(), *hyper_);
   for (const auto& [index, px] : pending_) gp.add_fantasy(px.data());
   double best = HUGE_VAL;
@@ -207,11 +280,18 @@ void BayesianOptimisation::build_model() {
   // extrapolates a boundary between successes and failures rather than blurring it.
   std::optional<GaussianProcess> feasibility;
   if (successes_ < observed_.size()) {
-    if (!label_hyper_) label_hyper_ = fit(labelled, true);  // the first failure came after the last fit
-    gather(labelled, true, x, y);
+    if (!label_hyper_) label_hyper_ = fit(labelled, Target::success);  // first failure after the last fit
+    gather(labelled, Target::success, x, y);
     feasibility.emplace(x, y, encoder_.dims(), *label_hyper_);
   }
-  model_.emplace(Model{std::move(gp), std::move(feasibility), best});
+  // A third GP, on log(cost), predicts what each candidate will cost (Snoek et al. 2012).
+  std::optional<GaussianProcess> cost;
+  if (costed.size() >= 2) {
+    if (!cost_hyper_) cost_hyper_ = fit(costed, Target::cost);
+    gather(costed, Target::cost, x, y);
+    cost.emplace(x, y, encoder_.dims(), *cost_hyper_);
+  }
+  model_.emplace(Model{std::move(gp), std::move(feasibility), std::move(cost), best});
 }
 
 std::vector<std::uint64_t> BayesianOptimisation::candidate_pool() {
@@ -241,7 +321,23 @@ std::vector<double> BayesianOptimisation::success_probability(const std::vector<
   return p;
 }
 
-std::size_t BayesianOptimisation::pick(const GpPrediction& prediction, const std::vector<double>& feasible) const {
+std::vector<double> BayesianOptimisation::cost_penalty(const std::vector<double>& x, std::size_t m) const {
+  // Expected improvement per second (Snoek, Larochelle & Adams 2012, "Practical Bayesian
+  // optimization of machine learning algorithms"): a tuner is judged by the best config found
+  // by a deadline, and evaluation costs differ by 10x between configs (compile time, slow
+  // kernels measured as often as fast ones), so of two candidates promising the same
+  // improvement the cheaper one gives it sooner and leaves time for the next. The divisor is
+  // predicted cost^cost_exponent relative to the geometric mean cost, so it is 1 on average.
+  if (!model_->cost) return std::vector<double>(m, 1.0);
+  std::vector<double> log_cost = model_->cost->predict_mean(x, m);
+  double mean = 0;
+  for (double v : log_cost) mean += v / static_cast<double>(m);
+  for (double& v : log_cost) v = std::exp(settings_.cost_exponent * (v - mean));
+  return log_cost;
+}
+
+std::size_t BayesianOptimisation::pick(const GpPrediction& prediction, const std::vector<double>& feasible,
+                                       const std::vector<double>& penalty) const {
   const std::size_t m = feasible.size();
   const double xi = settings_.exploration;
   std::size_t best_j = 0, bound_j = 0;
@@ -253,14 +349,15 @@ std::size_t BayesianOptimisation::pick(const GpPrediction& prediction, const std
   for (std::size_t j = 0; j < m; ++j) {
     if (restrict && feasible[j] < kLikelySuccess) continue;
     const double sigma = std::sqrt(prediction.variance[j]);
-    const double score = expected_improvement(prediction.mean[j], sigma, model_->best, xi) * feasible[j];
+    const double score = expected_improvement(prediction.mean[j], sigma, model_->best, xi) * feasible[j] / penalty[j];
     if (score > best_score) {
       best_score = score;
       best_j = j;
     }
     // If EI underflows everywhere (every candidate is confidently worse), use an optimistic
-    // bound instead so that the choice is still informed.
-    const double bound = std::log(std::max(feasible[j], 1e-300)) - (prediction.mean[j] - 2 * sigma);
+    // bound instead so that the choice is still informed (and, like EI, divided by the cost).
+    const double bound =
+        std::log(std::max(feasible[j], 1e-300)) - (prediction.mean[j] - 2 * sigma) - std::log(penalty[j]);
     if (bound > best_bound) {
       best_bound = bound;
       bound_j = j;
@@ -278,8 +375,9 @@ std::optional<std::uint64_t> BayesianOptimisation::model_choice() {
   for (std::size_t j = 0; j < m; ++j) encoder_.encode(space_.at(pool[j]), &x[j * dims]);
   const GpPrediction prediction = model_->gp.predict(x, m);
   const std::vector<double> feasible = success_probability(x, m);
+  const std::vector<double> penalty = cost_penalty(x, m);
   ++model_proposals_;
-  return pool[pick(prediction, feasible)];
+  return pool[pick(prediction, feasible, penalty)];
 }
 
 }  // namespace ktune::search

@@ -2,7 +2,8 @@
 // Bayesian optimisation: a Gaussian-process surrogate of log(objective) picks each proposal by
 // expected improvement, weighted by an estimated probability that the candidate does not fail.
 //
-// The first `initial` proposals are uniform without replacement. After that, each ask() scores a
+// The first `initial` proposals are a maximin space-filling design (the first nearest the centre
+// of the encoding, each next the farthest of 64 random candidates from those before). After that, each ask() scores a
 // candidate pool of valid, never-proposed configs: `pool` uniform samples of the space (Floyd
 // sampling by index, so a 10^7-config space is never enumerated) plus every config one parameter
 // away (SearchSpace::Neighbourhood::Any) from the `local` best configs observed, where the
@@ -18,8 +19,12 @@
 // config is eventually proposed exactly once. The result is a function of the seed and the
 // observations.
 //
-// Params: initial (alias initial_samples, default 12), pool (alias candidates, 512), local
-// (alias local_best, 5), max_points (128), exploration (alias xi, 0.01).
+// A third GP on log(cost_seconds) of told observations predicts each candidate's cost, and the
+// acquisition is divided by cost^cost_exponent (EI per second, Snoek et al. 2012).
+//
+// Params: initial (alias initial_samples, default 5), first ("centre" or "random"), pool (alias
+// candidates, 512), local (alias local_best, 5), max_points (128), exploration (alias xi, 0.01),
+// cost_exponent (1), fit_after (8). README.md says why.
 
 #include <cstdint>
 #include <map>
@@ -35,11 +40,14 @@
 namespace ktune::search {
 
 struct BayesSettings {
-  long long initial = 12;
+  long long initial = 5;
   long long pool = 512;
   long long local = 5;
   long long max_points = 128;
   double exploration = 0.01;
+  double cost_exponent = 1.0;  // acquisition = EI / predicted cost^cost_exponent; 0: cost-blind
+  long long fit_after = 8;     // observations before length scales are fitted (prior until then)
+  bool centre_first = true;    // first design point: the pool's config nearest the centre (else random)
 
   static BayesSettings from_json(const nlohmann::json& params);  // throws std::invalid_argument
 };
@@ -61,25 +69,33 @@ class BayesianOptimisation : public Strategy {
     std::uint64_t index;
     std::vector<double> x;             // encoded
     std::optional<double> objective;   // nullopt: failed
+    double cost = 0;                   // seconds the evaluation took; 0: unknown
   };
   struct Model {
     GaussianProcess gp;                          // of the objective (log), over successes
     std::optional<GaussianProcess> feasibility;  // of success labels; nullopt: nothing failed yet
+    std::optional<GaussianProcess> cost;         // of log(cost); nullopt: costs unknown or off
     double best;                                 // lowest standardised target
   };
+  enum class Target { objective, success, cost };
 
   std::optional<std::uint64_t> random_unvisited();
+  std::optional<std::uint64_t> design_choice();
   std::optional<std::uint64_t> model_choice();
   std::vector<std::uint64_t> candidate_pool();
   std::vector<std::size_t> best_successes(std::size_t count) const;
   std::vector<std::size_t> model_points(bool with_failures) const;
-  GpHyperparameters fit(const std::vector<std::size_t>& points, bool labels) const;
-  void fit_if_due(const std::vector<std::size_t>& points, const std::vector<std::size_t>& labelled);
+  std::vector<std::size_t> costed_points() const;
+  GpHyperparameters fit(const std::vector<std::size_t>& points, Target target) const;
+  void fit_if_due(const std::vector<std::size_t>& points, const std::vector<std::size_t>& labelled,
+                  const std::vector<std::size_t>& costed);
   void build_model();
-  void gather(const std::vector<std::size_t>& points, bool labels, std::vector<double>& x,
+  void gather(const std::vector<std::size_t>& points, Target target, std::vector<double>& x,
               std::vector<double>& y) const;
   std::vector<double> success_probability(const std::vector<double>& x, std::size_t m) const;
-  std::size_t pick(const GpPrediction& prediction, const std::vector<double>& feasible) const;
+  std::vector<double> cost_penalty(const std::vector<double>& x, std::size_t m) const;
+  std::size_t pick(const GpPrediction& prediction, const std::vector<double>& feasible,
+                   const std::vector<double>& penalty) const;
   Config propose(std::uint64_t index);
 
   const space::SearchSpace& space_;
@@ -95,6 +111,7 @@ class BayesianOptimisation : public Strategy {
   std::optional<Model> model_;                                // nullopt: stale
   std::optional<GpHyperparameters> hyper_;
   std::optional<GpHyperparameters> label_hyper_;
+  std::optional<GpHyperparameters> cost_hyper_;
   std::size_t observed_at_fit_ = 0;
   std::size_t model_proposals_ = 0, fits_ = 0;
 };

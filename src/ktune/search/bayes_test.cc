@@ -140,7 +140,8 @@ TEST(Bayes, SameSeedAndObservationsGiveTheSameSequence) {
   EXPECT_EQ(a, run(7, smooth));
   EXPECT_NE(a, run(8, smooth));
   const auto d = run(7, flipped);
-  EXPECT_TRUE(std::equal(a.begin(), a.begin() + 12, d.begin()));  // the initial design ignores the objective
+  // The initial design ignores the objective.
+  EXPECT_TRUE(std::equal(a.begin(), a.begin() + BayesSettings{}.initial, d.begin()));
   EXPECT_NE(a, d);
 }
 
@@ -166,7 +167,81 @@ TEST(Bayes, OutstandingAsksAreDistinctAndNotAllAtOnePoint) {
     batch.insert(config_key(*c));
   }
   EXPECT_EQ(batch.size(), 8u);
-  EXPECT_EQ(s.model_proposals(), 8u + (20 - 12));
+  EXPECT_EQ(s.model_proposals(), 8u + (20 - static_cast<std::size_t>(BayesSettings{}.initial)));
+}
+
+// Model proposals (after the initial design) of a space where the objective depends on `a`
+// only and `cheap` decides the cost (0.1 s or 10 s): how many of `n` were cheap.
+std::size_t cheap_model_proposals(double cost_exponent, std::uint64_t seed, std::size_t n) {
+  const SearchSpace space({range("a", 100), ints("cheap", {0, 1})}, {});
+  BayesSettings settings;
+  settings.cost_exponent = cost_exponent;
+  BayesianOptimisation s(space, seed, settings);
+  std::size_t cheap = 0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(settings.initial) + n; ++i) {
+    auto c = s.ask();
+    if (!c) break;
+    const double a = static_cast<double>(c->at("a").as_int());
+    const bool is_cheap = c->at("cheap").as_int() == 1;
+    if (i >= static_cast<std::size_t>(settings.initial)) cheap += is_cheap;
+    s.tell({*c, 1.0 + 1e-4 * (a - 63) * (a - 63), is_cheap ? 0.1 : 10.0});
+  }
+  return cheap;
+}
+
+TEST(Bayes, CostAwarePrefersCheapConfigsWhenImprovementsTie) {
+  // Both values of `cheap` promise the same improvement (the objective ignores it), so EI per
+  // second should go for the cheap ones; cost-blind EI has no reason to.
+  std::size_t aware = 0, blind = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    aware += cheap_model_proposals(1.0, seed, 10);
+    blind += cheap_model_proposals(0.0, seed, 10);
+  }
+  std::printf("cheap model proposals: %zu of 50 cost-aware, %zu of 50 cost-blind\n", aware, blind);
+  EXPECT_GE(aware, 35u);
+  EXPECT_GT(aware, blind + 10);
+}
+
+TEST(Bayes, CostsUnknownChangeNothing) {
+  // Observations without a cost (0) leave the acquisition as plain EI: same proposals either way.
+  const SearchSpace space = grid4();
+  BayesSettings blind;
+  blind.cost_exponent = 0;
+  BayesianOptimisation a(space, 4, BayesSettings{}), b(space, 4, blind);
+  EXPECT_EQ(drive(a, smooth, 1, 30), drive(b, smooth, 1, 30));
+}
+
+// Smallest distance between two of the first `n` proposals, in the encoding.
+double min_pairwise_distance(Strategy& s, const SearchSpace& space, std::size_t n) {
+  const ConfigEncoder encoder(space);
+  std::vector<std::vector<double>> x;
+  for (std::size_t i = 0; i < n; ++i) x.push_back(encoder.encode(*s.ask()));
+  double best = HUGE_VAL;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      double d2 = 0;
+      for (std::size_t k = 0; k < x[i].size(); ++k) d2 += (x[i][k] - x[j][k]) * (x[i][k] - x[j][k]);
+      best = std::min(best, std::sqrt(d2));
+    }
+  }
+  return best;
+}
+
+TEST(Bayes, InitialDesignIsSpreadOut) {
+  // Maximin design: the closest two of the first `initial` proposals are much farther apart
+  // than those of uniform random draws, on average over seeds.
+  const SearchSpace space = grid4();
+  const std::size_t n = static_cast<std::size_t>(BayesSettings{}.initial);
+  double bayes = 0, random = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    bayes += min_pairwise_distance(*make_strategy("bayes", space, {seed, {}}), space, n) / 20;
+    random += min_pairwise_distance(*make_strategy("random", space, {seed, {}}), space, n) / 20;
+  }
+  std::printf("mean smallest distance among the first %zu proposals: bayes %.3f, random %.3f\n", n, bayes, random);
+  EXPECT_GT(bayes, 1.5 * random);
+  // The first is the pool's config nearest the centre (4.5 on every axis of grid4).
+  auto first = make_strategy("bayes", space, {1, {}})->ask();
+  for (const char* p : {"a", "b", "c", "d"}) EXPECT_NEAR(static_cast<double>(first->at(p).as_int()), 4.5, 3.0) << p;
 }
 
 TEST(Bayes, ParamsAliasesAndErrors) {
@@ -178,14 +253,23 @@ TEST(Bayes, ParamsAliasesAndErrors) {
                                      {"candidates", 100},
                                      {"local_best", 2},
                                      {"max_points", 64},
-                                     {"xi", 0.5}});
+                                     {"xi", 0.5},
+                                     {"cost_exponent", 0.5},
+                                     {"fit_after", 20},
+                                     {"first", "random"}});
   EXPECT_EQ(s.initial, 5);
   EXPECT_EQ(s.pool, 100);
   EXPECT_EQ(s.local, 2);
   EXPECT_EQ(s.max_points, 64);
   EXPECT_EQ(s.exploration, 0.5);
+  EXPECT_EQ(s.cost_exponent, 0.5);
+  EXPECT_EQ(s.fit_after, 20);
+  EXPECT_FALSE(s.centre_first);
   const BayesSettings defaults = BayesSettings::from_json(nullptr);
-  EXPECT_EQ(defaults.initial, 12);
+  EXPECT_EQ(defaults.initial, 5);
+  EXPECT_EQ(defaults.cost_exponent, 1.0);
+  EXPECT_EQ(defaults.fit_after, 8);
+  EXPECT_TRUE(defaults.centre_first);
   EXPECT_EQ(defaults.pool, 512);
   EXPECT_EQ(defaults.local, 5);
   EXPECT_EQ(defaults.max_points, 128);
@@ -194,7 +278,9 @@ TEST(Bayes, ParamsAliasesAndErrors) {
        {nlohmann::json{{"initial", 0}}, nlohmann::json{{"pool", 0}}, nlohmann::json{{"pool", 2'000'000}},
         nlohmann::json{{"local", -1}}, nlohmann::json{{"max_points", 1}}, nlohmann::json{{"max_points", 5000}},
         nlohmann::json{{"exploration", -0.1}}, nlohmann::json{{"xi", 11}}, nlohmann::json{{"xi", "high"}},
-        nlohmann::json{{"initial", 2.5}}, nlohmann::json{{"kernel", "rbf"}}, nlohmann::json::array()}) {
+        nlohmann::json{{"initial", 2.5}}, nlohmann::json{{"kernel", "rbf"}}, nlohmann::json::array(),
+        nlohmann::json{{"cost_exponent", -1}}, nlohmann::json{{"cost_exponent", 5}}, nlohmann::json{{"fit_after", -1}},
+        nlohmann::json{{"first", "middle"}}}) {
     EXPECT_THROW(make_strategy("bayes", space, {0, bad}), std::invalid_argument) << bad.dump();
   }
   auto ok = make_strategy("bo", space, {0, {{"initial", 3}, {"pool", 50}, {"local", 0}, {"max_points", 8}}});
@@ -237,15 +323,16 @@ TEST(Bayes, WorksOnTenMillionConfigsWithoutEnumeratingThem) {
   ASSERT_EQ(proposed.size(), 120u);
   std::set<std::string> keys;
   double design = 0, model = 0;
+  const std::size_t initial = static_cast<std::size_t>(BayesSettings{}.initial);
   for (std::size_t i = 0; i < proposed.size(); ++i) {
     ASSERT_TRUE(space.contains(proposed[i])) << config_key(proposed[i]);
     keys.insert(config_key(proposed[i]));
     const double y = gemm_seconds(proposed[i]).value_or(5e-3);
-    (i < 12 ? design : model) += y / (i < 12 ? 12.0 : 108.0);
+    (i < initial ? design : model) += y / static_cast<double>(i < initial ? initial : 120 - initial);
   }
   EXPECT_EQ(keys.size(), proposed.size());
-  EXPECT_EQ(s.model_proposals(), 108u);
-  std::printf("%llu configs: %.2f ms per ask + tell; mean objective %.3g ms (random design) -> %.3g ms (model)\n",
+  EXPECT_EQ(s.model_proposals(), 120 - initial);
+  std::printf("%llu configs: %.2f ms per ask + tell; mean objective %.3g ms (initial design) -> %.3g ms (model)\n",
               static_cast<unsigned long long>(space.size()), ms / 120, 1e3 * design, 1e3 * model);
   EXPECT_LT(model, 0.8 * design);
 }

@@ -188,6 +188,10 @@ double log_prior(const GpHyperparameters& h, const std::vector<std::size_t>& fir
 
 }  // namespace
 
+GpHyperparameters prior_hyperparameters(std::size_t dims) {
+  return {std::vector<double>(dims, kPriorCentre), 1e-2};
+}
+
 GpHyperparameters fit_hyperparameters(const std::vector<double>& x, const std::vector<double>& y, std::size_t dims,
                                       const std::vector<std::size_t>& group) {
   std::vector<std::size_t> first_dim;  // one dimension per parameter, for the prior

@@ -71,6 +71,11 @@ class GaussianProcess {
 // noise grid, then one coordinate pass that rescales (x0.3, x3) each parameter's dimensions.
 // `group[d]` names the parameter of dimension d (a categorical parameter spans several).
 // Cost: about (24 + 2 * parameters) factorisations of n points; the caller subsamples.
+// The prior's centre: every length scale at its prior median, little noise. What the model uses
+// while there are too few points for the marginal likelihood to say anything (a handful of
+// points can be fitted perfectly by an extreme length scale, which then misleads EI).
+GpHyperparameters prior_hyperparameters(std::size_t dims);
+
 GpHyperparameters fit_hyperparameters(const std::vector<double>& x, const std::vector<double>& y, std::size_t dims,
                                       const std::vector<std::size_t>& group);
 

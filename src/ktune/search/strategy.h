@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,8 +19,15 @@
 namespace ktune::search {
 
 struct Observation {
+  Observation() = default;
+  Observation(Config c, std::optional<double> o, double cost = 0)
+      : config(std::move(c)), objective(o), cost_seconds(cost) {}
+
   Config config;
   std::optional<double> objective;  // lower is better (seconds); nullopt: failed or invalid candidate
+  // What evaluating it took (compile + verify + measure), for strategies that weigh how much a
+  // proposal will cost against what it may gain; 0: unknown.
+  double cost_seconds = 0;
 };
 
 class Strategy {

@@ -104,7 +104,7 @@ class Run {
     }
     result_.trace.points.push_back({clock_, a.objective});
     timed(result_, [&] {
-      strategy_->tell({config, a.objective});
+      strategy_->tell({config, a.objective, a.cost});
       return 0;
     });
     result_.configs.push_back(std::move(config));

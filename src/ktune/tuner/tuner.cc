@@ -317,7 +317,8 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
     ++summary.by_status[std::string(db::to_string(r.status))];
     if (r.raced) ++summary.raced;
     consider_best(r);
-    strategy->tell({config_from_json(r.config), r.status == db::Status::Ok ? r.median_s : std::nullopt});
+    strategy->tell({config_from_json(r.config), r.status == db::Status::Ok ? r.median_s : std::nullopt,
+                    r.compile_seconds + std::max(0.0, r.finished_at_unix - r.started_at_unix)});
     update.done = summary.evaluated + summary.resumed;
     (r.status == db::Status::Ok ? update.ok : update.failed)++;
     update.last_config = r.config_key;
