@@ -250,8 +250,12 @@ TimeRange cutoff_time_range(const RandomBaseline& baseline, const MethodologyOpt
   if (baseline.simulated()) {  // the same cutoffs, reached on the simulated clock
     range.start_seconds = p_start > 0 ? seconds_to_reach(baseline, range.start_cutoff_objective) : 0.0;
     range.end_seconds = std::max(seconds_to_reach(baseline, range.end_cutoff_objective), range.start_seconds);
-    if (!(range.end_seconds > range.start_seconds))
-      throw std::invalid_argument("methodology: cutoff start and end are the same time");
+    // The package's safe margin, in time: a window narrower than two mean evaluations (both
+    // cutoffs crossed by one step of the simulated curve) widens by one evaluation each way.
+    if (range.end_seconds - range.start_seconds < 2 * c) {
+      range.start_seconds = std::max(0.0, range.start_seconds - c);
+      range.end_seconds += c;
+    }
   }
   range.budget_seconds = range.end_seconds * (1 + options.budget_margin);  // calculate_budget
   return range;
