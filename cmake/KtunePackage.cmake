@@ -36,6 +36,13 @@ if(KTUNE_SANITIZE OR KTUNE_FUZZ)
   target_link_options(ktune_core INTERFACE $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
 endif()
 
+# ktune::Runtime (ktune.h) runs the CLI for online tuning; without $KTUNE_BIN or a ktune on PATH
+# it takes the one installed with the library. A static library cannot find its own install
+# location at run time, so the package tells the application's build: ktune.h reads this define.
+# $<INSTALL_PREFIX> becomes the prefix the package was found in, so a relocated install works.
+target_compile_definitions(ktune_runtime INTERFACE
+  "$<INSTALL_INTERFACE:KTUNE_INSTALLED_KTUNE=\"$<INSTALL_PREFIX>/${CMAKE_INSTALL_BINDIR}/ktune\">")
+
 install(TARGETS ${KTUNE_PACKAGE_LIBRARIES} EXPORT ktuneTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -64,6 +64,19 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::printf("consistent: device lookup and all_best agree\n");
+
+    // The online-tuning Runtime, tuning off: it must give the same answer (the problem named
+    // explicitly, so no spec file is read), and find the installed CLI it would run.
+    ktune::RuntimeOptions options;
+    options.database_path = argv[1];
+    options.online = false;
+    ktune::Runtime runtime(options);
+    const auto served = runtime.lookup(std::string(argv[2]) + ".yaml", sizes, argv[2]);
+    if (!served || served->result_id != best->result_id) {
+      std::fprintf(stderr, "ktune::Runtime disagrees with TuningDatabase\n");
+      return 1;
+    }
+    std::printf("runtime: same answer; ktune at %s\n", runtime.options().ktune_path.c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
