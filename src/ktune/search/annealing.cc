@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ktune/search/strategy_params.h"
+#include "ktune/search/unvisited.h"
 #include "ktune/space/uniform.h"
 
 namespace ktune::search {
@@ -27,22 +28,7 @@ SimulatedAnnealing::SimulatedAnnealing(const space::SearchSpace& space, std::uin
     : space_(space), rng_(seed), settings_(settings), temperature_(settings.initial_temperature) {}
 
 std::optional<std::uint64_t> SimulatedAnnealing::random_unvisited() {
-  const std::uint64_t size = space_.size();
-  if (visited_.size() >= size) return std::nullopt;
-  // Rejection is cheap while most of the space is unvisited; near the end, scan from a random
-  // point so that the last configs are still found in bounded time.
-  if (visited_.size() < size / 2) {
-    for (int attempt = 0; attempt < 64; ++attempt) {
-      std::uint64_t index = space::uniform_below(rng_, size);
-      if (!visited_.count(index)) return index;
-    }
-  }
-  const std::uint64_t start = space::uniform_below(rng_, size);
-  for (std::uint64_t k = 0; k < size; ++k) {
-    std::uint64_t index = (start + k) % size;
-    if (!visited_.count(index)) return index;
-  }
-  return std::nullopt;
+  return search::random_unvisited(space_.size(), visited_, rng_);
 }
 
 std::optional<Config> SimulatedAnnealing::ask() {
