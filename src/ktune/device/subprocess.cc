@@ -11,7 +11,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <thread>
 
@@ -66,7 +69,70 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return p;
 }
 
+// Samples the child's process-group CPU time about once a second; stalled() once it has not
+// moved for `limit` seconds. Deadlocked threads sleep on a futex and use no CPU, while a
+// compiler that is merely slow (or starved on a loaded machine) still gets some.
+class StallWatch {
+ public:
+  StallWatch(pid_t pgid, double limit_seconds) : pgid_(pgid), limit_(limit_seconds) {}
+
+  int poll_millis(int until_deadline) const { return limit_ > 0 ? std::min(until_deadline, 1000) : until_deadline; }
+
+  bool stalled() {
+    if (limit_ <= 0) return false;
+    const auto now = Clock::now();
+    const std::optional<double> cpu = process_group_cpu_seconds(pgid_);
+    if (!cpu) return false;  // cannot tell: never call it stalled
+    if (!last_cpu_ || *cpu > *last_cpu_) {
+      last_cpu_ = cpu;
+      last_progress_ = now;
+      return false;
+    }
+    return std::chrono::duration<double>(now - last_progress_).count() >= limit_;
+  }
+
+ private:
+  pid_t pgid_;
+  double limit_;
+  std::optional<double> last_cpu_;
+  Clock::time_point last_progress_ = Clock::now();
+};
+
 }  // namespace
+
+std::optional<double> process_group_cpu_seconds(int pgid) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::directory_iterator it("/proc", ec);
+  if (ec) return std::nullopt;
+  static const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  double total = 0;
+  bool found = false;
+  for (const fs::directory_entry& entry : it) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) continue;  // exited meanwhile
+    // "pid (comm) state ppid pgrp ..."; comm may hold spaces and parentheses: fields start after the last ')'.
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 1));
+    std::string state;
+    long long ppid = 0, pgrp = 0, session = 0, tty = 0, tpgid = 0;
+    unsigned long long flags = 0, minflt = 0, cminflt = 0, majflt = 0, cmajflt = 0;
+    unsigned long long utime = 0, stime = 0;
+    long long cutime = 0, cstime = 0;
+    if (!(fields >> state >> ppid >> pgrp >> session >> tty >> tpgid >> flags >> minflt >> cminflt >> majflt >> cmajflt >>
+          utime >> stime >> cutime >> cstime))
+      continue;
+    if (pgrp != pgid) continue;
+    found = true;
+    total += static_cast<double>(utime + stime) + static_cast<double>(cutime + cstime);
+  }
+  if (!found) return std::nullopt;
+  return total / ticks;
+}
 
 std::string signal_description(int signal) {
   const char* abbrev = sigabbrev_np(signal);
@@ -78,6 +144,7 @@ std::string signal_description(int signal) {
 
 std::string SubprocessResult::describe() const {
   if (!started) return "could not start: " + spawn_error;
+  if (stalled) return "stalled (no CPU time used for a while; killed) after " + std::to_string(static_cast<long long>(seconds + 0.5)) + " s";
   if (timed_out) return "timed out after " + std::to_string(static_cast<long long>(seconds + 0.5)) + " s (killed)";
   if (signal != 0) return "killed by " + signal_description(signal);
   return "exited with code " + std::to_string(exit_code);
@@ -160,18 +227,21 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
                                     std::chrono::duration<double>(options.timeout_seconds));
   char buffer[65536];
   bool eof = false;
+  StallWatch stall(pid, options.stall_seconds);
   while (!eof) {
     pollfd p{out[0], POLLIN, 0};
-    int ready = poll(&p, 1, millis_until(deadline));
+    int ready = poll(&p, 1, stall.poll_millis(millis_until(deadline)));
     if (ready < 0) {
       if (errno == EINTR) continue;
       break;
     }
-    if (ready == 0) {
+    if (ready == 0 && (Clock::now() >= deadline || stall.stalled())) {
       result.timed_out = true;
+      result.stalled = Clock::now() < deadline;
       kill_group(pid);
       break;
     }
+    if (ready == 0) continue;
     ssize_t n = read(out[0], buffer, sizeof buffer);
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ struct SubprocessOptions {
   double timeout_seconds = 120;
   std::size_t max_output_bytes = 1 << 20;     // stdout+stderr kept beyond this are counted, not stored
   std::map<std::string, std::string> env;     // added to (or replacing entries of) the inherited environment
+  // > 0: kill the child when its process group has used no CPU time for this many seconds (a
+  // deadlocked compiler, waiting on itself forever). Only for tools that never wait on the
+  // outside world (a GPU, the network, stdin): a compiler qualifies, a benchmark does not.
+  double stall_seconds = 0;
 };
 
 struct SubprocessResult {
@@ -22,6 +27,7 @@ struct SubprocessResult {
   int exit_code = -1;     // when it exited normally
   int signal = 0;         // when it was killed by a signal (including our SIGKILL on timeout)
   bool timed_out = false;
+  bool stalled = false;   // killed by stall_seconds (timed_out is set too)
   std::string output;     // stdout and stderr interleaved, first max_output_bytes
   std::size_t output_bytes_dropped = 0;
   double seconds = 0;
@@ -33,6 +39,10 @@ struct SubprocessResult {
 
 // argv[0] is looked up in PATH when it has no '/'. Never throws for failures of the child.
 SubprocessResult run_subprocess(const std::vector<std::string>& argv, const SubprocessOptions& options = {});
+
+// CPU seconds (user + system, including reaped children) used so far by the live processes of
+// process group `pgid`; nullopt when /proc cannot be read.
+std::optional<double> process_group_cpu_seconds(int pgid);
 
 // "SIGSEGV (Segmentation fault)".
 std::string signal_description(int signal);

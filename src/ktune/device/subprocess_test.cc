@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 
@@ -40,6 +41,39 @@ TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_EQ(r.signal, SIGKILL);
   EXPECT_LT(elapsed, 5.0);
   EXPECT_NE(r.describe().find("timed out"), std::string::npos);
+}
+
+TEST(Subprocess, StallGuardKillsAChildThatUsesNoCpu) {
+  SubprocessOptions options;
+  options.timeout_seconds = 60;
+  options.stall_seconds = 1.5;
+  auto start = std::chrono::steady_clock::now();
+  auto r = run_subprocess({"sh", "-c", "sleep 60 & sleep 60"}, options);
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(r.stalled);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.succeeded());
+  EXPECT_LT(elapsed, 20.0);
+  EXPECT_NE(r.describe().find("stalled"), std::string::npos) << r.describe();
+}
+
+TEST(Subprocess, StallGuardLeavesABusyChildToTheTimeout) {
+  SubprocessOptions options;
+  options.timeout_seconds = 4;
+  options.stall_seconds = 2;
+  auto r = run_subprocess({"sh", "-c", "while :; do :; done"}, options);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.stalled) << "a child burning CPU is not stalled";
+  EXPECT_NE(r.describe().find("timed out"), std::string::npos) << r.describe();
+}
+
+TEST(Subprocess, ProcessGroupCpuTimeCountsThisProcess) {
+  volatile double x = 0;
+  for (int i = 0; i < 20000000; ++i) x = x + 1e-9 * i;
+  const std::optional<double> cpu = process_group_cpu_seconds(getpgrp());
+  ASSERT_TRUE(cpu.has_value());
+  EXPECT_GT(*cpu, 0.0);
+  EXPECT_FALSE(process_group_cpu_seconds(-12345).has_value());
 }
 
 TEST(Subprocess, KeepsOnlyTheFirstBytesOfHugeOutput) {

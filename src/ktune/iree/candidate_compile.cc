@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ktune/device/subprocess.h"
+#include "ktune/iree/run_compiler.h"
 #include "ktune/iree/substitution.h"
 
 namespace ktune::iree {
@@ -28,10 +29,10 @@ SubstitutedCompile compile_substituted(const IreeTools& tools, const fs::path& s
   for (const auto& [name, file] : substitutions) c.command.push_back(substitution_flag(name, file));
   for (const std::string& f : target.compile_flags()) c.command.push_back(f);
   for (const std::string& f : extra_flags) c.command.push_back(f);
-  device::SubprocessOptions options;
-  options.timeout_seconds = timeout_seconds;
-  const device::SubprocessResult r = device::run_subprocess(c.command, options);
-  c.seconds = r.seconds;
+  const CompilerRun run = run_iree_compile(c.command, timeout_seconds);
+  const device::SubprocessResult& r = run.result;
+  c.command = run.command;
+  c.seconds = run.seconds;
   if (!r.succeeded()) {
     // IREE's first error line says what failed; the end of its output says where.
     const auto error_at = r.output.find("error:");

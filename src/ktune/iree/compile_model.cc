@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ktune/device/subprocess.h"
+#include "ktune/iree/run_compiler.h"
 
 namespace ktune::iree {
 namespace fs = std::filesystem;
@@ -85,10 +86,11 @@ CompiledModel compile_model(const IreeTools& tools, const fs::path& model, const
   for (const std::string& f : target.compile_flags()) c.command.push_back(f);
   if (!options.link_executables) c.command.push_back("--iree-hal-link-executables=false");
   for (const std::string& f : options.extra_flags) c.command.push_back(f);
-  device::SubprocessOptions run;
-  run.timeout_seconds = options.timeout_seconds;
-  const device::SubprocessResult r = device::run_subprocess(c.command, run);
-  c.seconds = r.seconds;
+  const CompilerRun run = run_iree_compile(c.command, options.timeout_seconds);
+  const device::SubprocessResult& r = run.result;
+  c.command = run.command;
+  c.retried_single_threaded = run.retried_single_threaded;
+  c.seconds = run.seconds;
   if (!r.succeeded())
     throw IreeError(model.string() + ": iree-compile for " + target.text() + " " + r.describe() + "\ncommand: " +
                     quote_command(c.command) + "\n" + tail(r.output));

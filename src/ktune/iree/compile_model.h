@@ -47,7 +47,8 @@ struct DumpedDispatch {
 struct CompiledModel {
   std::filesystem::path model, vmfb, dump_dir;
   Target target;
-  std::vector<std::string> command;  // the exact iree-compile command line
+  std::vector<std::string> command;  // the exact iree-compile command line (of the attempt that counted)
+  bool retried_single_threaded = false;  // the first attempt stalled (run_compiler.h)
   double seconds = 0;
   std::vector<DumpedDispatch> dispatches;  // in dispatch order (by the number in the name)
 };
