@@ -1,5 +1,7 @@
 #include "ktune/iree/model_inspection.h"
 
+#include "ktune/iree/run_compiler.h"
+
 #include <cstdlib>
 #include <regex>
 #include <sstream>
@@ -181,7 +183,7 @@ analysis::InspectReport inspect_cuda(const IreeTools& tools, const CompiledModel
   std::vector<std::string> command = {tools.compile.string(), model.model.string(), "--compile-to=executable-targets",
                                       "-o", targets.string()};
   for (const std::string& f : model.target.compile_flags()) command.push_back(f);
-  const amdgpu::ToolRun compiled = amdgpu::run_tool(command, 600);
+  const device::SubprocessResult compiled = run_iree_compile(command, 600).result;
   std::map<std::string, ExportFacts> facts;
   if (compiled.succeeded()) facts = parse_export_facts(read_file(targets).value_or(""));
   else notes.push_back("IREE's export facts unavailable (" + compiled.describe() + "): dynamic shared memory taken as 0");
