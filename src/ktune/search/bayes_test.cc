@@ -401,5 +401,33 @@ TEST(ConfigEncoder, LogScalesNumbersAndSpreadsCategories) {
   EXPECT_THROW(encoder.encode({{"tile", Value::integer(48)}}), std::invalid_argument);
 }
 
+TEST(ConfigEncoder, PathLabelsLieCloserTheMoreSegmentsTheyShare) {
+  const std::vector<std::string> labels = {"ktune/128x128/s3", "ktune/128x128/s4", "ktune/256x128/s4",
+                                           "NV_MMA/sg2x8/r4", "default"};
+  Parameter candidate{"candidate", {}, 0};
+  for (const std::string& l : labels) candidate.values.push_back(Value::string(l));
+  const SearchSpace space({candidate}, {});
+  const ConfigEncoder encoder(space);
+  // Per position, one-hot over the segments there, "" where a label has none: {ktune, NV_MMA,
+  // default}, {128x128, 256x128, sg2x8, ""}, {s3, s4, r4, ""}.
+  EXPECT_EQ(encoder.dims(), 11u);
+  auto distance = [&](std::size_t a, std::size_t b) {
+    const auto x = encoder.encode({{"candidate", Value::string(labels[a])}});
+    const auto y = encoder.encode({{"candidate", Value::string(labels[b])}});
+    double d = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) d += (x[i] - y[i]) * (x[i] - y[i]);
+    return std::sqrt(d);
+  };
+  EXPECT_LT(distance(0, 1), distance(0, 2));      // one segment differs, then two
+  EXPECT_LT(distance(0, 2), distance(0, 3));      // two, then all three
+  EXPECT_NEAR(distance(0, 3), 1.0, 1e-12);        // nothing shared: as far as one-hot values are
+  EXPECT_NEAR(distance(1, 0), distance(0, 1), 1e-12);
+  EXPECT_NEAR(distance(0, 4), 1.0, 1e-12);        // a one-segment label shares nothing either
+
+  // Names without '/' stay plain one-hot.
+  const SearchSpace plain({Parameter{"algo", {Value::string("a"), Value::string("b"), Value::string("c")}, 0}}, {});
+  EXPECT_EQ(ConfigEncoder(plain).dims(), 3u);
+}
+
 }  // namespace
 }  // namespace ktune::search

@@ -6,8 +6,9 @@
 // and thread counts act multiplicatively, so 16 -> 32 should be as far as 128 -> 256); a
 // parameter with one value is no dimension (it cannot matter); any other parameter is
 // categorical: two values are one 0/1 dimension, k > 2 values are k one-hot dimensions scaled
-// by 1/sqrt(2), so that any two distinct values lie at distance 1, as with two values. Value
-// list order is not assumed to be sorted.
+// by 1/sqrt(2), so that any two distinct values lie at distance 1, as with two values; string
+// values written as paths ("family/tile/stages") are encoded by their segments, so labels that
+// share segments lie closer (config_encoder.cc). Value list order is not assumed to be sorted.
 
 #include <cstddef>
 #include <map>
@@ -38,6 +39,7 @@ class ConfigEncoder {
     std::map<Value, std::vector<double>> coordinates;  // value -> its `width` coordinates
   };
   static Encoding encoding_of(const space::Parameter& p);
+  static Encoding path_encoding(const space::Parameter& p, Encoding e);
 
   std::vector<Encoding> params_;
   std::vector<std::size_t> parameter_of_dim_;
