@@ -12,59 +12,18 @@
 #include "ktune/search/bayes.h"
 #include "ktune/search/config_encoder.h"
 #include "ktune/search/gaussian_process.h"
+#include "ktune/search/search_test_support.h"
 #include "ktune/search/strategy.h"
 
 namespace ktune::search {
 namespace {
 
-using space::Constraint;
-using space::Parameter;
-using space::SearchSpace;
-using Objective = std::function<std::optional<double>(const Config&)>;
+using namespace ktune::search::testing;  // ints, range, drive, smooth, grid4 (search_test_support.h)
 
-Parameter ints(const std::string& name, std::vector<std::int64_t> values) {
-  Parameter p{name, {}, 0};
-  for (auto v : values) p.values.push_back(Value::integer(v));
-  return p;
-}
-
-Parameter range(const std::string& name, std::int64_t n) {
-  Parameter p{name, {}, 0};
-  for (std::int64_t v = 0; v < n; ++v) p.values.push_back(Value::integer(v));
-  return p;
-}
-
-SearchSpace grid4() { return SearchSpace({range("a", 10), range("b", 10), range("c", 10), range("d", 10)}, {}); }
-
-// Smooth objective on grid4 (as in search_test); its minimum, 1.0, is at (7, 2, 5, 3).
-std::optional<double> smooth(const Config& c) {
-  const double x = static_cast<double>(c.at("a").as_int()), y = static_cast<double>(c.at("b").as_int());
-  const double z = static_cast<double>(c.at("c").as_int()), w = static_cast<double>(c.at("d").as_int());
-  return 1.0 + 0.02 * ((x - 7) * (x - 7) + 2 * (y - 2) * (y - 2) + (z - 5) * (z - 5) + 1.5 * (w - 3) * (w - 3)) +
-         0.01 * std::abs((x - 7) * (z - 5));
-}
-
-// The same, but configs with a + c > 12 fail (21% of the space); the optimum is on the border.
+// smooth, but configs with a + c > 12 fail (21% of the space); the optimum is on the border.
 std::optional<double> smooth_with_failures(const Config& c) {
   if (c.at("a").as_int() + c.at("c").as_int() > 12) return std::nullopt;
   return smooth(c);
-}
-
-// Runs a strategy to exhaustion or `limit` proposals, keeping `batch` asks outstanding.
-std::vector<Config> drive(Strategy& s, const Objective& f, std::size_t batch, std::size_t limit = SIZE_MAX) {
-  std::vector<Config> proposed;
-  while (proposed.size() < limit) {
-    std::vector<Config> outstanding;
-    while (outstanding.size() < batch && proposed.size() < limit) {
-      auto c = s.ask();
-      if (!c) break;
-      outstanding.push_back(*c);
-      proposed.push_back(*c);
-    }
-    if (outstanding.empty()) break;
-    for (const auto& c : outstanding) s.tell({c, f(c)});
-  }
-  return proposed;
 }
 
 // Evaluations until the optimum (objective 1.0) is proposed, or 0 if it is not within `budget`.

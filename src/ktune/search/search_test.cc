@@ -8,26 +8,13 @@
 #include <vector>
 
 #include "ktune/search/annealing.h"
+#include "ktune/search/search_test_support.h"
 #include "ktune/search/strategy.h"
 
 namespace ktune::search {
 namespace {
 
-using space::Constraint;
-using space::Parameter;
-using space::SearchSpace;
-
-Parameter ints(const std::string& name, std::vector<std::int64_t> values) {
-  Parameter p{name, {}, 0};
-  for (auto v : values) p.values.push_back(Value::integer(v));
-  return p;
-}
-
-Parameter range(const std::string& name, std::int64_t n) {
-  Parameter p{name, {}, 0};
-  for (std::int64_t v = 0; v < n; ++v) p.values.push_back(Value::integer(v));
-  return p;
-}
+using namespace ktune::search::testing;  // ints, range, drive, smooth (search_test_support.h)
 
 SearchSpace small_space() {
   return SearchSpace({ints("bm", {16, 32, 64, 128}), ints("wm", {16, 32, 64}), ints("unroll", {1, 2, 4, 8}),
@@ -35,8 +22,6 @@ SearchSpace small_space() {
                      {Constraint{expr::Expr::parse("bm % wm == 0"), 1},
                       Constraint{expr::Expr::parse("unroll * wm <= 256"), 2}});
 }
-
-using Objective = std::function<std::optional<double>(const Config&)>;
 
 std::optional<double> bowl(const Config& c) {
   // Smooth, single minimum at bm=64, wm=32, unroll=4, layout=row; some configs fail.
@@ -46,26 +31,6 @@ std::optional<double> bowl(const Config& c) {
   if (bm == 7 && unroll == 3) return std::nullopt;
   return 1.0 + (bm - 6) * (bm - 6) + (wm - 5) * (wm - 5) + (unroll - 2) * (unroll - 2) +
          (c.at("layout").as_string() == "row" ? 0 : 0.5);
-}
-
-// Runs a strategy to exhaustion (or `limit` proposals), keeping `batch` asks outstanding.
-std::vector<Config> drive(Strategy& s, const Objective& f, std::size_t batch, std::size_t limit = SIZE_MAX) {
-  std::vector<Config> proposed;
-  bool exhausted = false;
-  while (!exhausted && proposed.size() < limit) {
-    std::vector<Config> outstanding;
-    while (outstanding.size() < batch && proposed.size() < limit) {
-      auto c = s.ask();
-      if (!c) {
-        exhausted = true;
-        break;
-      }
-      outstanding.push_back(*c);
-      proposed.push_back(*c);
-    }
-    for (const auto& c : outstanding) s.tell({c, f(c)});
-  }
-  return proposed;
 }
 
 TEST(Strategies, EachCoversTheSpaceExactlyOnce) {
@@ -195,14 +160,6 @@ TEST(Annealing, FailedCandidatesAreNotAcceptedFromASuccess) {
   auto second = s->ask();  // 0's neighbourhood is exhausted and 1 was not accepted: restart
   ASSERT_TRUE(second);
   EXPECT_NE(second->at("x").as_int(), 2);
-}
-
-// Smooth objective on 10^4 configs; its minimum is at (7, 2, 5, 3).
-std::optional<double> smooth(const Config& c) {
-  const double x = static_cast<double>(c.at("a").as_int()), y = static_cast<double>(c.at("b").as_int());
-  const double z = static_cast<double>(c.at("c").as_int()), w = static_cast<double>(c.at("d").as_int());
-  return 1.0 + 0.02 * ((x - 7) * (x - 7) + 2 * (y - 2) * (y - 2) + (z - 5) * (z - 5) + 1.5 * (w - 3) * (w - 3)) +
-         0.01 * std::abs((x - 7) * (z - 5));
 }
 
 std::size_t times_optimum_found(const std::string& strategy, const SearchSpace& space, std::size_t budget,

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers the strategy tests share: integer ranges, constraints by text, a driver that keeps a
+// Helpers the strategy tests share: integer parameters, constraints by text, a driver that keeps a
 // batch of asks outstanding, and the smooth 10^4-config objective the convergence tests use.
 
 #include <cmath>
@@ -17,6 +17,12 @@ namespace ktune::search::testing {
 using space::Constraint;
 using space::Parameter;
 using space::SearchSpace;
+
+inline Parameter ints(const std::string& name, const std::vector<std::int64_t>& values) {
+  Parameter p{name, {}, 0};
+  for (auto v : values) p.values.push_back(Value::integer(v));
+  return p;
+}
 
 inline Parameter range(const std::string& name, std::int64_t n) {
   Parameter p{name, {}, 0};
