@@ -99,6 +99,9 @@ int export_tunableop(const ExportArgs& args, const GlobalOptions& global) {
   std::FILE* out = to_file ? stdout : stderr;
   std::fprintf(out, "%s: %zu TunableOp line(s) for %s, %zu pick(s) skipped\n", to_file ? args.tunableop.c_str() : "stdout",
                result.entries.size(), result.device.c_str(), result.skipped.size());
+  for (const auto& p : result.replaced)
+    std::fprintf(out, "  %s: ktune's pick is its generated kernel (TunableOp cannot run it); written: the fastest cuBLASLt configuration measured\n",
+                 p.c_str());
   for (const auto& s : result.skipped) std::fprintf(out, "  skipped %s: %s\n", s.problem.c_str(), s.reason.c_str());
   return kExitOk;
 }

@@ -547,7 +547,13 @@ struct PickLine {
   std::string solution;
   std::optional<double> time_ms;
   std::int64_t library_version = 0;
+  bool replaces_generated = false;  // ktune's pick was its own kernel; this is the fastest cuBLASLt one
 };
+
+std::string picked_family(const db::ResultRecord& pick) {
+  const nlohmann::json from = pick.resources.value("picked_from", nlohmann::json::object());
+  return from.is_object() && from.contains("family") && from.at("family").is_string() ? from.at("family").get<std::string>() : "";
+}
 
 // "cublaslt 13.0.2" (the kernel record of the cuBLASLt family) -> 130002, cublasLtGetVersion()'s
 // form (major * 10000 + minor * 100 + patch), which PyTorch's CUBLASLT_VERSION validator prints.
@@ -574,8 +580,15 @@ std::optional<std::int64_t> picked_library_version(db::Database& database, const
   return kernel ? library_version_of(kernel->name) : std::nullopt;
 }
 
+std::optional<std::int64_t> kernel_library_version(db::Database& database, const db::ResultRecord& row) {
+  const std::optional<db::KernelRecord> kernel = database.kernel(row.kernel_id);
+  return kernel ? library_version_of(kernel->name) : std::nullopt;
+}
+
 // The line for one pick, or why there is none.
-std::variant<PickLine, std::string> pick_line(db::Database& database, const db::ResultRecord& row, const GemmProblem& problem) {
+// `row`: a "gemm pick" row, or with `measured_directly` a cuBLASLt candidate's own row.
+std::variant<PickLine, std::string> pick_line(db::Database& database, const db::ResultRecord& row, const GemmProblem& problem,
+                                              bool measured_directly = false) {
   Config config;
   try {
     config = config_from_json(row.config);
@@ -592,7 +605,8 @@ std::variant<PickLine, std::string> pick_line(db::Database& database, const db::
   } catch (const std::exception& e) {
     return std::string("malformed cuBLASLt config: ") + e.what();
   }
-  const std::optional<std::int64_t> version = picked_library_version(database, row);
+  const std::optional<std::int64_t> version = measured_directly ? kernel_library_version(database, row)
+                                                                  : picked_library_version(database, row);
   if (!version) return std::string("cannot tell which cuBLASLt version measured it (its candidate's row is gone)");
   line.library_version = *version;
   auto signature = signature_for(problem);
@@ -602,6 +616,26 @@ std::variant<PickLine, std::string> pick_line(db::Database& database, const db::
   line.reads_c = problem.reads_c();
   if (row.median_s) line.time_ms = *row.median_s * 1e3;
   return line;
+}
+
+// When ktune's pick is its own generated kernel, TunableOp cannot run it; the next best thing
+// PyTorch can replay is the fastest cuBLASLt configuration measured for the problem on that
+// device (the cuBLASLt default is one of them, so this never loses to PyTorch's untuned call by
+// more than the measurement noise). nullopt when none was measured.
+std::optional<PickLine> fastest_cublaslt_line(db::Database& database, const db::ResultRecord& pick, const GemmProblem& problem) {
+  db::ResultQuery q;
+  q.device_id = pick.device_id;
+  q.problem_id = pick.problem_id;
+  q.status = db::Status::Ok;
+  q.only_best_per_problem = true;  // one row per kernel: each cuBLASLt version's fastest
+  std::optional<PickLine> best;
+  for (const db::ResultRecord& row : database.query(q)) {
+    if (!row.median_s || !kernel_library_version(database, row)) continue;
+    auto line = pick_line(database, row, problem, true);
+    PickLine* l = std::get_if<PickLine>(&line);
+    if (l && (!best || *l->time_ms < *best->time_ms)) best = std::move(*l);
+  }
+  return best;
 }
 
 std::string device_list(db::Database& database, const std::vector<std::int64_t>& ids) {
@@ -677,7 +711,13 @@ ExportResult export_picks(db::Database& database, const ExportOptions& options) 
     const std::optional<db::ProblemRecord> record = database.problem(row.problem_id);
     std::variant<PickLine, std::string> line = std::string("not a GEMM problem");
     if (record) try {
-        line = pick_line(database, row, problem_from_json(record->spec));
+        const GemmProblem problem = problem_from_json(record->spec);
+        line = pick_line(database, row, problem);
+        if (std::holds_alternative<std::string>(line) && picked_family(row) == "generated")
+          if (std::optional<PickLine> lt = fastest_cublaslt_line(database, row, problem)) {
+            lt->replaces_generated = true;
+            line = std::move(*lt);
+          }
       } catch (const std::exception& e) {
         line = std::string("not a GEMM problem: ") + e.what();
       }
@@ -704,6 +744,7 @@ ExportResult export_picks(db::Database& database, const ExportOptions& options) 
     }
     out.entries.push_back({0, l.signature.op, l.signature.params, l.solution, l.time_ms, ""});
     out.problems.push_back(l.problem_name);
+    if (l.replaces_generated) out.replaced.push_back(l.problem_name);
   }
   return out;
 }
@@ -730,7 +771,9 @@ nlohmann::json ExportResult::to_json() const {
                             {"op_signature", e.op_signature},
                             {"params_signature", e.params_signature},
                             {"solution", e.solution},
-                            {"time_ms", e.time_ms ? nlohmann::json(*e.time_ms) : nlohmann::json()}});
+                            {"time_ms", e.time_ms ? nlohmann::json(*e.time_ms) : nlohmann::json()},
+                            {"replaces_generated_kernel",
+                             std::find(replaced.begin(), replaced.end(), problems[i]) != replaced.end()}});
   }
   j["skipped"] = nlohmann::json::array();
   for (const ExportSkip& s : skipped) j["skipped"].push_back({{"problem", s.problem}, {"reason", s.reason}});

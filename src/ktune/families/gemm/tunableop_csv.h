@@ -193,6 +193,9 @@ struct ExportResult {
   std::vector<std::pair<std::string, std::string>> validators;
   std::vector<Entry> entries;
   std::vector<std::string> problems;  // ktune's problem name of each entry
+  // Problems whose pick is ktune's generated kernel, written with their fastest measured
+  // cuBLASLt configuration instead (what PyTorch can replay).
+  std::vector<std::string> replaced;
   std::vector<ExportSkip> skipped;
   std::string device;  // the device's name
   std::string text() const;  // the CSV file
@@ -207,8 +210,9 @@ class ExportError : public std::runtime_error {
 
 // For each GEMM problem, ktune's pick (the "gemm pick" kernel's best row, what `ktune best`
 // returns) as a TunableOp line when it is a cuBLASLt configuration measured with the library
-// whose version the file declares; generated kernels (TunableOp cannot run them) and
-// problems without a signature are skipped, each with its reason.
+// whose version the file declares. A pick that is ktune's generated kernel (TunableOp cannot run
+// it) is written as the fastest cuBLASLt configuration measured for that problem (`replaced`),
+// or skipped when there is none; problems without a signature are skipped, each with its reason.
 ExportResult export_picks(db::Database& database, const ExportOptions& options);
 
 struct ImportResult {

@@ -280,6 +280,28 @@ TEST(TunableOpCsv, ExportImportRoundTrip) {
   EXPECT_DOUBLE_EQ(*rows[0].median_s, 512e-6);
 }
 
+TEST(TunableOpCsv, AGeneratedPickIsExportedAsTheFastestCublasltConfiguration) {
+  Filled f;
+  const GemmProblem p = problem(4096, 4096, 4096, "nn");
+  cublaslt::AlgoConfig slower = f.algo;
+  slower.algo_id = 21;
+  f.pick(p, f.lt_kernel, cublaslt::to_config(slower, 0), 1.3e-3);   // cuBLASLt's, slower
+  f.pick(p, f.lt_kernel, cublaslt::to_config(f.algo, 1), 1.1e-3);   // cuBLASLt's fastest
+  f.pick(p, f.gen_kernel, {{"family", Value::string("generated")}, {"path", Value::string("wgmma")}}, 1e-3);
+  f.pick(problem(2048, 2048, 2048, "nn"), f.gen_kernel,
+         {{"family", Value::string("generated")}, {"path", Value::string("wgmma")}}, 1e-4);  // nothing to replace it
+  ExportOptions options;
+  options.overrides["PT_VERSION"] = "2.10.0";
+  const ExportResult out = export_picks(f.db, options);
+  ASSERT_EQ(out.entries.size(), 1u);
+  EXPECT_EQ(out.entries[0].solution, cublaslt_solution_name(f.algo));
+  EXPECT_NEAR(*out.entries[0].time_ms, 1.1, 1e-9);
+  EXPECT_EQ(out.replaced, std::vector<std::string>{p.name()});
+  EXPECT_EQ(out.to_json().at("entries")[0].at("replaces_generated_kernel"), true);
+  ASSERT_EQ(out.skipped.size(), 1u);
+  EXPECT_NE(out.skipped[0].reason.find("generated kernel"), std::string::npos);
+}
+
 TEST(TunableOpCsv, ExportFollowsTheValidatorsOfAnImportedFile) {
   Filled f;
   f.pick(problem(1024, 1024, 1024, "nn"), f.lt_kernel, cublaslt::to_config(f.algo, 0), 1e-4);
