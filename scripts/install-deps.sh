@@ -36,7 +36,8 @@ install_venv() {
   mv "$stamp.new" "$stamp"
 }
 
-packages=(build-essential cmake ninja-build pkg-config git python3 python3-venv
+# python3-dev, python3-venv: the Python package's build (pip install .; scripts/test-python.sh).
+packages=(build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev
   libsqlite3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
   clang-14 libclang-rt-14-dev llvm-14
   clang-19 lld-19 llvm-19 clang-22 lld-22 llvm-22

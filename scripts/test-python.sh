@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The Python package (python/, pyproject.toml): a fresh virtual environment under build-python/
+# (git-ignored), `pip install .` into it, then the pytest tests of python/tests. scripts/test.sh
+# runs this as a stage. The venv is made anew each run, so the install is really exercised;
+# scikit-build-core's build tree, build-python/skbuild, is kept, so a second run on the same
+# checkout rebuilds only what changed (a fresh clone, as in CI, builds it all: the CLI that the
+# wheel carries is most of the project). KTUNE_PY_FRESH=1 removes it first.
+# Needs the Debian packages of scripts/install-deps.sh (python3-venv, python3-dev) and PyPI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+area=build-python
+jobs=${KTUNE_JOBS:-$(nproc)}
+
+[ "${KTUNE_PY_FRESH:-0}" = 1 ] && rm -rf "$area/skbuild"
+rm -rf "$area/venv"
+mkdir -p "$area"
+python3 -m venv "$area/venv"
+pip=("$area/venv/bin/python" -m pip --disable-pip-version-check)
+"${pip[@]}" install --quiet pytest==9.2.0
+
+start=$SECONDS
+echo "test-python: pip install . (build dir $area/skbuild)"
+CMAKE_BUILD_PARALLEL_LEVEL=$jobs "${pip[@]}" install --quiet . -Cbuild-dir="$area/skbuild"
+echo "test-python: pip install . took $((SECONDS - start)) s"
+
+# From outside the source tree's python/ folder, so that `import ktune` is the installed package.
+"$area/venv/bin/python" -m pytest -p no:cacheprovider python/tests -v
