@@ -11,8 +11,9 @@ torch.matmul, on every shape of the GEMM suite (bench/gemm_suite.py's SHAPES), a
    (L2 flushed, median), on fresh random data; results compared (relative error) with the
    baseline's on the same inputs. Ratio = baseline median / ktune median, median over rounds.
 3. Overhead per call, host side, on a 64x64x64 GEMM (launch-bound, so no queue builds up):
-   kt.matmul vs torch.matmul with TunableOp on in both (ktune's Python layer alone), and
-   torch.matmul with TunableOp on vs off (TunableOp's own lookup). Median of 7 loops of 2000.
+   ktune's per-call work alone (kt._see_mm: key and dict lookup, no GEMM; 9 x 100000 calls);
+   kt.matmul vs torch.matmul with TunableOp on in both, and torch.matmul with TunableOp on vs off
+   (TunableOp's own lookup). Median of 7 loops of 2000 calls.
 
 The device's Python (3.12) cannot load the extension module built here for 3.11; ktune.torch needs
 only the CLI, so this script loads ktune's pure-Python modules from the source tree without
@@ -66,6 +67,16 @@ def host_overhead_us(fn, a, b, loops=7, calls=2000):
     return statistics.median(times)
 
 
+def layer_us(fn, loops=9, calls=100000):
+    times = []
+    for _ in range(loops):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - t0) / calls * 1e6)
+    return statistics.median(times)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ktune", required=True)
@@ -98,6 +109,17 @@ def main():
     res["online_tuning_finished"] = done
     res["status"] = kt.status()
     res["tunableop_results_loaded"] = len(torch.cuda.tunable.get_results())
+    kt.disable()
+    try:
+        kt.enable(db, online=False)
+        kt.disable()
+    except kt.ReplayUnsupported as e:
+        # This PyTorch cannot run ktune's picks: kt.matmul would be torch.matmul; nothing to time.
+        res["replay"] = str(e)
+        print("replay unsupported:", e, flush=True)
+        with open(args.out, "w") as f:
+            json.dump(res, f, indent=1)
+        return
 
     for name, m, n, k, dtype in shapes:
         a, b = inputs[name]
@@ -123,14 +145,18 @@ def main():
     small = [torch.randn(64, 64, device="cuda", dtype=torch.float16) for _ in range(2)]
     kt.enable(db, online=False)
     kt.matmul(*small)
+    state = kt._state
     res["overhead_us"] = {
         "ktune_matmul_tunableop_on": host_overhead_us(kt.matmul, *small),
         "torch_matmul_tunableop_on": host_overhead_us(torch.matmul, *small),
+        # ktune's own per-call work alone (key + dict lookup on CUDA tensors), no GEMM: precise,
+        # where the difference of two launch-bound loops is within their noise.
+        "ktune_layer_alone_us": layer_us(lambda: kt._see_mm(state, *small)),
     }
     kt.disable()
     res["overhead_us"]["torch_matmul_tunableop_off"] = host_overhead_us(torch.matmul, *small)
     o = res["overhead_us"]
-    o["ktune_layer_us"] = o["ktune_matmul_tunableop_on"] - o["torch_matmul_tunableop_on"]
+    o["ktune_layer_difference_us"] = o["ktune_matmul_tunableop_on"] - o["torch_matmul_tunableop_on"]
     o["tunableop_lookup_us"] = o["torch_matmul_tunableop_on"] - o["torch_matmul_tunableop_off"]
     print("overhead per call (us):", json.dumps(o), flush=True)
     ratios = [s["ratio"] for s in res["shapes"]]

@@ -10,6 +10,7 @@ with a Linear layer's w [N, K] is "nt".
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, NamedTuple, Sequence
 
 # torch dtype names (str(torch.float16) == "torch.float16") -> ktune's --dtype.
@@ -118,17 +119,24 @@ def tune_gemm_args(p: GemmProblem, extra: Sequence[str] = ()) -> list[str]:
     return args + list(extra)
 
 
-def validator_args(validators: Mapping[str, Any] | Sequence[Sequence[Any]]) -> list[str]:
-    """``--validator KEY=VALUE`` for each of PyTorch's TunableOp validators (what
-    torch.cuda.tunable.get_validators() returns: a mapping, or pairs), so that the exported file
-    declares exactly the keys and values this PyTorch checks (one mismatch and it ignores the
-    whole file). PT_VERSION goes to --pt-version."""
+def validators_csv(validators: Mapping[str, Any] | Sequence[Sequence[Any]]) -> str:
+    """PyTorch's TunableOp validators (what torch.cuda.tunable.get_validators() returns: pairs, or
+    a mapping) as the Validator lines of a TunableOp file, for ``ktune export --tunableop
+    --validators-from``: the exported file then declares exactly the keys and values this PyTorch
+    checks. One key too many or too few and PyTorch ignores the whole file (PyTorch 2.11 registers
+    PT_VERSION only; older CUDA builds also CUBLASLT_VERSION and CUDA_DEVICE)."""
     pairs = list(validators.items()) if isinstance(validators, Mapping) else [tuple(v) for v in validators]
-    args: list[str] = []
-    for key, value in pairs:
-        key, value = str(key), str(value)
-        if key == "PT_VERSION":
-            args += ["--pt-version", value]
-        else:
-            args += ["--validator", f"{key}={value}"]
-    return args
+    return "".join(f"Validator,{key},{value}\n" for key, value in pairs)
+
+
+_NAME = re.compile(r"^gemm (\d+)x(\d+)x(\d+) (f16|bf16|f32|tf32) (nn|nt|tn|tt)(?: batch (\d+))?( \+bias)?$")
+
+
+def problem_from_name(name: str) -> GemmProblem | None:
+    """ktune's problem name ("gemm 1000x3000x2000 f16 nn", "... batch 8", "... +bias") back to a
+    GemmProblem; None for names with more (activations, alpha/beta, other output types)."""
+    match = _NAME.match(name)
+    if not match:
+        return None
+    m, n, k, dtype, layout, batch, bias = match.groups()
+    return GemmProblem(int(m), int(n), int(k), int(batch or 1), layout, dtype, bool(bias))

@@ -19,8 +19,8 @@ stay with the C++ runtime API (include/ktune/ktune.h) for now.
 Correctness: every result is computed by PyTorch's own call with a cuBLASLt configuration that
 ktune verified against an fp64 reference for that exact problem; nothing else runs.
 
-Online tuning (``online=True``): each call computes its GEMM key, (shape, strides, dtype,
-device), and looks it up in a dict (the per-call cost: about a microsecond of Python). A key seen
+Online tuning (``online=True``): each call computes its GEMM key (shapes, strides, dtype) and
+looks it up in a dict (the per-call cost of this module; see bench/torch_matmul_bench.py). A key seen
 for the first time is mapped to its ktune problem (_gemm_keys.py); a problem without a pick is
 queued, and one background thread runs ``ktune tune gemm`` for it with a budget of
 ``budget_seconds`` (killed past it; what it measured by then is kept, as every candidate is
@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -47,11 +48,43 @@ from typing import Any, Sequence
 import torch as _torch
 
 from ._cli import KtuneError, find_ktune
-from ._gemm_keys import GemmProblem, gemm_problem, linear_problem, matrix_dtype, tune_gemm_args, validator_args
+from ._gemm_keys import (GemmProblem, gemm_problem, linear_problem, matrix_dtype, problem_from_name, tune_gemm_args,
+                         validators_csv)
 
-__all__ = ["enable", "disable", "enabled", "matmul", "bmm", "linear", "status", "wait", "refresh"]
+class ReplayUnsupported(RuntimeError):
+    """The running PyTorch's TunableOp cannot replay cuBLASLt configurations named in a file."""
+
+
+__all__ = ["ReplayUnsupported", "enable", "disable", "enabled", "matmul", "bmm", "linear", "status", "wait", "refresh"]
 
 _state: "_Session | None" = None
+
+# Run in a child process: does this PyTorch's TunableOp replay a cuBLASLt configuration named in a
+# results file? Releases whose CUDA TunableOp registers only its own heuristic candidates raise
+# "Expected iter != ops_.end()" on the first GEMM whose loaded result names another solution
+# (PyTorch 2.11.0 on an H100, 2026-11-25), and every later call with that signature raises too,
+# so the check runs apart from the caller, on one real entry of the file.
+_PROBE = r"""
+import sys, torch
+path, m, n, k, batch, layout, dtype = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6], sys.argv[7]
+t = torch.cuda.tunable
+t.enable(True)
+t.tuning_enable(False)
+t.read_file(path)
+dt = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32, "tf32": torch.float32}[dtype]
+torch.backends.cuda.matmul.allow_tf32 = dtype == "tf32"
+shape = (batch,) if batch > 1 else ()
+a = torch.randn(*shape, m, k, device="cuda", dtype=dt) if layout[0] == "n" else torch.randn(*shape, k, m, device="cuda", dtype=dt).transpose(-1, -2)
+b = torch.randn(*shape, k, n, device="cuda", dtype=dt) if layout[1] == "n" else torch.randn(*shape, n, k, device="cuda", dtype=dt).transpose(-1, -2)
+ref = torch.matmul(a.double(), b.double())
+try:
+    out = torch.matmul(a, b)
+    err = float((out.double() - ref).norm() / ref.norm())
+except RuntimeError as e:
+    print("unsupported: " + str(e).splitlines()[0])
+    sys.exit(0)
+print("ok" if err < 5e-2 else f"wrong result: relative error {err:.2e}")
+"""
 
 
 def _allow_tf32() -> bool:
@@ -68,7 +101,9 @@ class _Session:
         if self.ktune is None:
             raise KtuneError("no ktune executable: this package carries none, $KTUNE_BIN is not set and "
                              "there is no ktune on PATH")
-        self.seen: dict[Any, GemmProblem | None] = {}
+        self.seen_mm: dict[Any, GemmProblem | None] = {}  # per-call key -> problem (None: not a GEMM ktune tunes)
+        self.seen_bmm: dict[Any, GemmProblem | None] = {}
+        self.seen_linear: dict[Any, GemmProblem | None] = {}
         self.states: dict[GemmProblem, str] = {}    # queued, tuning, tuned, failed
         self.errors: dict[GemmProblem, str] = {}
         self.exported: set[str] = set()             # ktune problem names in the loaded file
@@ -77,33 +112,62 @@ class _Session:
         self.queue: list[GemmProblem] = []
         self.worker: threading.Thread | None = None
         self.stopping = False
+        self.replay: str | None = None  # 'ok' once a child process saw PyTorch replay a pick
 
     # -- picks -> TunableOp ----------------------------------------------------------------------
 
     def refresh(self) -> int:
         """Re-exports the database's picks and loads them into TunableOp; the number of lines."""
-        validators = _torch.cuda.tunable.get_validators()
+        # Exactly the validators this PyTorch registers (PyTorch 2.11 registers PT_VERSION only and
+        # rejects a file that declares a key it does not know), through --validators-from.
+        validators_file = self.file + ".validators"
+        with open(validators_file, "w") as f:
+            f.write(validators_csv(_torch.cuda.tunable.get_validators()))
         command = [self.ktune, *self.db_args, "--json", "export", "--tunableop", self.file,
-                   *validator_args(validators)]
+                   "--validators-from", validators_file]
         proc = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
         if proc.returncode != 0:
-            # A database without GEMM picks yet is not an error for online tuning.
+            # No database yet, or one without GEMM picks: nothing to load, not an error (online
+            # tuning creates them).
             self.export_note = proc.stderr.strip()
-            if "holds no GEMM picks" in proc.stderr:
+            if "holds no GEMM picks" in proc.stderr or "no such file" in proc.stderr:
                 return 0
             raise KtuneError(self.export_note or "ktune export failed", exit_code=proc.returncode, command=command,
                              stderr=proc.stderr)
         report = json.loads(proc.stdout) if proc.stdout.strip() else {}
         entries = report.get("entries", [])
+        if entries and self.replay is None:
+            self.replay = self._probe(entries)
+        if entries and self.replay != "ok":
+            raise ReplayUnsupported(f"this PyTorch ({_torch.__version__}) cannot replay ktune's picks through "
+                                    f"TunableOp: {self.replay}")
         self.exported = {e.get("problem", "") for e in entries}
         self.export_note = ""
         _torch.cuda.tunable.read_file(self.file)
         return len(entries)
 
+    def _probe(self, entries: list) -> str:
+        """'ok', or why this PyTorch cannot replay the file's cuBLASLt lines (see _PROBE)."""
+        for e in entries:
+            p = problem_from_name(e.get("problem", ""))
+            if p is None or p.bias:
+                continue
+            args = [sys.executable, "-c", _PROBE, self.file, str(p.m), str(p.n), str(p.k), str(p.batch), p.layout, p.dtype]
+            try:
+                proc = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+            except subprocess.TimeoutExpired:
+                return "the replay check did not finish in 300 s"
+            lines = proc.stdout.strip().splitlines()
+            if proc.returncode != 0 or not lines:
+                return f"the replay check failed: {(proc.stderr or proc.stdout).strip()[-500:]}"
+            return lines[-1]
+        return "no plain GEMM among the picks to check the replay with"
+
+
     # -- per call --------------------------------------------------------------------------------
 
-    def first_sight(self, key: Any, problem: GemmProblem | None) -> None:
-        self.seen[key] = problem
+    def first_sight(self, seen: dict, key: Any, problem: GemmProblem | None) -> None:
+        seen[key] = problem
         if problem is None or not self.online:
             return
         with self.lock:
@@ -192,7 +256,11 @@ def enable(db: str | os.PathLike[str] | None = None, *, online: bool = False, bu
     tunable.tuning_enable(False)
     if hasattr(tunable, "write_file_on_exit"):  # gone in recent releases (results are written only when asked)
         tunable.write_file_on_exit(False)
-    loaded = session.refresh()
+    try:
+        loaded = session.refresh()
+    except BaseException:
+        tunable.enable(False)
+        raise
     _state = session
     return loaded
 
@@ -222,13 +290,23 @@ def _dtype(a: _torch.Tensor, b: _torch.Tensor) -> str | None:
     return matrix_dtype(str(a.dtype), _allow_tf32()) if a.dtype == b.dtype else None
 
 
+# The per-call key is kept to what decides the GEMM (shapes, strides, dtype) and each operation
+# has its own dict, so a call costs a tuple and a dict lookup (the overhead target is < 2 us).
+# Not in the key: the device (one process tunes for the GPU its tensors are on first) and
+# PyTorch's TF32 switch (read when a float32 GEMM is first seen).
+
+
+def _see_mm(s: _Session | None, a: _torch.Tensor, b: _torch.Tensor) -> None:
+    """What matmul adds to torch.matmul per call (bench/torch_matmul_bench.py times it alone)."""
+    if s is not None and a.is_cuda:
+        key = (a.shape, b.shape, a.stride(), b.stride(), a.dtype)
+        if key not in s.seen_mm:
+            s.first_sight(s.seen_mm, key, gemm_problem(a.shape, a.stride(), b.shape, b.stride(), _dtype(a, b)))
+
+
 def matmul(a: _torch.Tensor, b: _torch.Tensor) -> _torch.Tensor:
     """torch.matmul(a, b), with ktune's pick for the GEMM when one is loaded."""
-    s = _state
-    if s is not None and a.is_cuda:
-        key = ("mm", a.shape, b.shape, a.stride(), b.stride(), a.dtype, a.device, _allow_tf32())
-        if key not in s.seen:
-            s.first_sight(key, gemm_problem(a.shape, a.stride(), b.shape, b.stride(), _dtype(a, b)))
+    _see_mm(_state, a, b)
     return _torch.matmul(a, b)
 
 
@@ -236,9 +314,9 @@ def bmm(a: _torch.Tensor, b: _torch.Tensor) -> _torch.Tensor:
     """torch.bmm(a, b), with ktune's pick for the batched GEMM when one is loaded."""
     s = _state
     if s is not None and a.is_cuda:
-        key = ("bmm", a.shape, b.shape, a.stride(), b.stride(), a.dtype, a.device, _allow_tf32())
-        if key not in s.seen:
-            s.first_sight(key, gemm_problem(a.shape, a.stride(), b.shape, b.stride(), _dtype(a, b)))
+        key = (a.shape, b.shape, a.stride(), b.stride(), a.dtype)
+        if key not in s.seen_bmm:
+            s.first_sight(s.seen_bmm, key, gemm_problem(a.shape, a.stride(), b.shape, b.stride(), _dtype(a, b)))
     return _torch.bmm(a, b)
 
 
@@ -246,10 +324,11 @@ def linear(x: _torch.Tensor, w: _torch.Tensor, bias: _torch.Tensor | None = None
     """torch.nn.functional.linear(x, w, bias), with ktune's pick for its GEMM when one is loaded."""
     s = _state
     if s is not None and x.is_cuda:
-        has_bias = bias is not None and bias.dim() == 1
-        key = ("linear", x.shape, w.shape, x.stride(), w.stride(), x.dtype, x.device, has_bias, _allow_tf32())
-        if key not in s.seen:
-            s.first_sight(key, linear_problem(x.shape, x.stride(), w.shape, w.stride(), _dtype(x, w), has_bias))
+        key = (x.shape, w.shape, x.stride(), w.stride(), x.dtype, bias is None)
+        if key not in s.seen_linear:
+            has_bias = bias is not None and bias.dim() == 1
+            s.first_sight(s.seen_linear, key,
+                          linear_problem(x.shape, x.stride(), w.shape, w.stride(), _dtype(x, w), has_bias))
     return _torch.nn.functional.linear(x, w, bias)
 
 

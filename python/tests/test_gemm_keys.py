@@ -5,7 +5,7 @@ torch.Size and Tensor.stride() are)."""
 from __future__ import annotations
 
 from ktune._gemm_keys import (GemmProblem, gemm_problem, linear_problem, matrix_dtype, tune_gemm_args,
-                              validator_args)
+                              problem_from_name, validators_csv)
 
 M, N, K = 1000, 4096, 512
 
@@ -70,9 +70,17 @@ def test_tune_gemm_command_line():
     assert GemmProblem(M, N, K, 8, "nn", "f16", True).key() == "gemm 1000x4096x512 f16 nn batch 8 +bias"
 
 
-def test_validators_become_export_flags():
-    pairs = (("PT_VERSION", "2.11.0+cu130"), ("CUBLASLT_VERSION", "130002"), ("CUDA_DEVICE", "9.0:NVIDIA H100"))
-    expected = ["--pt-version", "2.11.0+cu130", "--validator", "CUBLASLT_VERSION=130002",
-                "--validator", "CUDA_DEVICE=9.0:NVIDIA H100"]
-    assert validator_args(pairs) == expected
-    assert validator_args(dict(pairs)) == expected
+def test_validators_become_the_files_validator_lines():
+    pairs = (("PT_VERSION", "2.11.0"), ("CUBLASLT_VERSION", "130100"), ("CUDA_DEVICE", "9.0:NVIDIA H100"))
+    expected = "Validator,PT_VERSION,2.11.0\nValidator,CUBLASLT_VERSION,130100\nValidator,CUDA_DEVICE,9.0:NVIDIA H100\n"
+    assert validators_csv(pairs) == expected
+    assert validators_csv(dict(pairs)) == expected
+    assert validators_csv((("PT_VERSION", "2.11.0"),)) == "Validator,PT_VERSION,2.11.0\n"
+
+
+def test_problem_names_read_back():
+    for p in (GemmProblem(M, N, K, 1, "nt", "bf16"), GemmProblem(M, N, K, 8, "nn", "f16", True),
+              GemmProblem(1, 2, 3, 1, "tt", "tf32")):
+        assert problem_from_name(p.key()) == p
+    assert problem_from_name("gemm 8x8x8 f16 nn +gelu") is None
+    assert problem_from_name("gemm 8x8x8 fp8 nt -> bf16") is None
