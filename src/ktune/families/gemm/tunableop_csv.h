@@ -41,7 +41,11 @@
 // CublasltAlgoConfigName; the raw cublasLtMatmulAlgoConfigAttributes_t values, which
 // CublasltMatmulTunableOp::RegisterOpForResult turns back into an algorithm with
 // cublasLtMatmulAlgoInit + ConfigSetAttribute + AlgoCheck: a cuBLASLt configuration ktune
-// measured can be replayed by name, it is not an index into a heuristic list). An earlier
+// measured can be replayed by name, it is not an index into a heuristic list). Not every release
+// has that: PyTorch 2.11.0+cu130 (the lent H100, 2026-11-25) registers only the PT_VERSION
+// validator and, with a Gemm_Cublaslt_id_ line loaded, raised "Expected iter != ops_.end()" on
+// the first GEMM of that signature; ktune.torch checks the replay in a child process before
+// loading a file (python/ktune/torch.py). An earlier
 // CUDA implementation (GemmCublasLt.h) named its candidates "Gemm_Cublaslt_<AB>_<i>", i being
 // the index into that process's cublasLtMatmulAlgoGetHeuristic answers: not an algorithm, so
 // ktune cannot map it. ROCm writes "Gemm_Rocblas_<solution index>" and
