@@ -118,6 +118,8 @@ class _Session:
 
     def refresh(self) -> int:
         """Re-exports the database's picks and loads them into TunableOp; the number of lines."""
+        if self.db is not None and not os.path.exists(self.db):
+            return 0  # no database yet: online tuning creates it
         # Exactly the validators this PyTorch registers (PyTorch 2.11 registers PT_VERSION only and
         # rejects a file that declares a key it does not know), through --validators-from.
         validators_file = self.file + ".validators"
@@ -127,10 +129,11 @@ class _Session:
                    "--validators-from", validators_file]
         proc = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
         if proc.returncode != 0:
-            # No database yet, or one without GEMM picks: nothing to load, not an error (online
-            # tuning creates them).
+            # A database without GEMM picks yet (or, with the CLI's default path, none at all):
+            # nothing to load, not an error; online tuning creates them. The CLI says so in words
+            # only (exit 2 / 1), hence the match on its message.
             self.export_note = proc.stderr.strip()
-            if "holds no GEMM picks" in proc.stderr or "no such file" in proc.stderr:
+            if "holds no GEMM picks" in proc.stderr or (self.db is None and "no such file" in proc.stderr):
                 return 0
             raise KtuneError(self.export_note or "ktune export failed", exit_code=proc.returncode, command=command,
                              stderr=proc.stderr)
