@@ -8,6 +8,8 @@
 #
 #   bin/ktune                                   the CLI (also exported as ktune::ktune)
 #   include/ktune/ktune.h                       the public API: standard types only
+#   include/ktune/ktune_gemm.h                  the C ABI that runs GEMM picks (ktune::gemm)
+#   lib/libktune_gemm.so                        its shared library (depends on libc only)
 #   lib/libktune_{runtime,db,core}.a            the runtime and the internal modules it links
 #   lib/cmake/ktune/ktune{Config,ConfigVersion,Targets,Targets-<config>}.cmake
 #
@@ -43,7 +45,15 @@ endif()
 target_compile_definitions(ktune_runtime INTERFACE
   "$<INSTALL_INTERFACE:KTUNE_INSTALLED_KTUNE=\"$<INSTALL_PREFIX>/${CMAKE_INSTALL_BINDIR}/ktune\">")
 
-install(TARGETS ${KTUNE_PACKAGE_LIBRARIES} EXPORT ktuneTargets
+# libktune_gemm.so runs `ktune tune gemm`'s picks inside an application (include/ktune/ktune_gemm.h).
+# A shared library whose static modules are private to it: the consumer links it alone.
+set_target_properties(ktune_gemm PROPERTIES EXPORT_NAME gemm)
+target_include_directories(ktune_gemm INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+if(KTUNE_SANITIZE OR KTUNE_FUZZ)
+  target_link_options(ktune_gemm INTERFACE $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
+endif()
+
+install(TARGETS ${KTUNE_PACKAGE_LIBRARIES} ktune_gemm EXPORT ktuneTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -4,7 +4,8 @@
 #   2. configure this directory's consumer project against the prefix only (find_package(ktune),
 #      ktune::runtime), with the build's generator, compiler and build type, and build it;
 #   3. tune scale.yaml with the *installed* bin/ktune into a scratch database;
-#   4. run the consumer: a found configuration, "not found" answers, and a missing database.
+#   4. run the consumer: a found configuration, "not found" answers, and a missing database;
+#   5. run gemm_consumer (ktune::gemm, the C ABI of include/ktune/ktune_gemm.h).
 # Any failing step fails the test. Nothing is downloaded. WORK_DIR is deleted on success.
 #
 # Defined by tests/CMakeLists.txt: KTUNE_BINARY_DIR, KTUNE_EXE (optional), CONSUMER_SOURCE_DIR, WORK_DIR, GENERATOR,
@@ -51,7 +52,11 @@ if(KTUNE_EXE AND NOT EXISTS ${KTUNE_EXE})
 endif()
 step("install into ${prefix}" COMMAND ${CMAKE_COMMAND} --install ${KTUNE_BINARY_DIR} --prefix ${prefix})
 file(GLOB_RECURSE config_file LIST_DIRECTORIES false ${prefix}/*/cmake/ktune/ktuneConfig.cmake)
-foreach(f bin/ktune include/ktune/ktune.h)
+file(GLOB_RECURSE gemm_library LIST_DIRECTORIES false ${prefix}/*/libktune_gemm.so)
+if(NOT gemm_library)
+  message(FATAL_ERROR "install: no lib*/libktune_gemm.so under ${prefix}")
+endif()
+foreach(f bin/ktune include/ktune/ktune.h include/ktune/ktune_gemm.h)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "install: ${prefix}/${f} is missing")
   endif()
@@ -61,7 +66,8 @@ if(NOT config_file)
 endif()
 # Only the public header: the modules' internal headers are not part of the package.
 file(GLOB_RECURSE headers RELATIVE ${prefix}/include ${prefix}/include/*)
-if(NOT headers STREQUAL "ktune/ktune.h")
+list(SORT headers)
+if(NOT headers STREQUAL "ktune/ktune.h;ktune/ktune_gemm.h")
   message(FATAL_ERROR "install: unexpected headers under ${prefix}/include: ${headers}")
 endif()
 
@@ -86,6 +92,7 @@ if(NOT found MATCHES " from ${expected_dir}$")
 endif()
 step("build the consumer" COMMAND ${CMAKE_COMMAND} --build ${consumer_build})
 set(consumer ${consumer_build}/consumer)
+set(gemm_consumer ${consumer_build}/gemm_consumer)
 
 # 3. A database from the installed CLI (a CPU tuning session, two configurations).
 set(db ${WORK_DIR}/tuned.db)
@@ -114,6 +121,13 @@ expect_match("consumer: a problem that was not tuned" "${out}" "^not found")
 step("consumer: a missing database" EXPECT 2
   COMMAND ${consumer} ${WORK_DIR}/missing/ktune.db package_consumer_scale OUT_VAR out)
 expect_match("consumer: a missing database" "${out}" "^cannot open: ")
+message(STATUS "[package_consumer] ${out}")
+
+# 5. The GEMM executor's C ABI through the installed shared library: it loads and answers; where
+#    no CUDA driver exists (CI) creating an executor fails with the reason, not a crash.
+step("gemm_consumer" COMMAND ${gemm_consumer} OUT_VAR out)
+expect_match("gemm_consumer" "${out}" "^ktune_gemm ABI 1\n")
+expect_match("gemm_consumer" "${out}" "\n(device 0: ready|no executor: CUDA driver not available)")
 message(STATUS "[package_consumer] ${out}")
 
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -1,5 +1,6 @@
 // ktune export: results and best configurations as JSON or CSV, one session as a Chrome/Perfetto trace,
-// or the GEMM picks as a PyTorch TunableOp results file (families/gemm/tunableop_csv.h).
+// or the GEMM picks as a PyTorch TunableOp results file (families/gemm/tunableop_csv.h) or as the
+// JSON the in-process executor runs (families/gemm/gemm_picks.h, include/ktune/ktune_gemm.h).
 
 #include <cstdio>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include "ktune/cli/common.h"
 #include "ktune/db/database.h"
 #include "ktune/db/export.h"
+#include "ktune/families/gemm/gemm_picks.h"
 #include "ktune/families/gemm/tunableop_csv.h"
 #include "ktune/report/chrome_trace.h"
 #include "ktune/report/session_data.h"
@@ -24,6 +26,7 @@ struct ExportArgs {
   bool best_only = false;
   std::string perfetto_session;  // non-empty: write this session's trace instead
   std::string tunableop;         // non-empty: write the GEMM picks as a TunableOp file instead
+  std::string gemm_picks;        // non-empty: write the GEMM picks as executor JSON instead
   std::string pt_version, validators_from, device;
   std::vector<std::string> validators;  // KEY=VALUE
 };
@@ -106,6 +109,24 @@ int export_tunableop(const ExportArgs& args, const GlobalOptions& global) {
   return kExitOk;
 }
 
+int export_gemm_picks(const ExportArgs& args, const GlobalOptions& global) {
+  db::Database database(database_path(global), db::OpenOptions{.create_if_missing = false});
+  const nlohmann::json picks = gemm::export_gemm_picks(database);
+  GlobalOptions quiet = global;
+  quiet.json = true;  // the summary below says where it went
+  const bool to_file = write_output(args.gemm_picks, picks.dump(1) + "\n", quiet);
+  if (!to_file) return kExitOk;  // standard output holds the picks themselves
+  if (global.json) {
+    print_json({{"output", args.gemm_picks}, {"picks", picks.at("picks").size()}, {"skipped", picks.at("skipped")}});
+    return kExitOk;
+  }
+  std::printf("%s: %zu GEMM pick(s), %zu skipped\n", args.gemm_picks.c_str(), picks.at("picks").size(),
+              picks.at("skipped").size());
+  for (const auto& s : picks.at("skipped"))
+    std::printf("  skipped %s: %s\n", s.at("problem_name").get<std::string>().c_str(), s.at("reason").get<std::string>().c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
@@ -124,6 +145,9 @@ void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler) 
   cmd->add_option("--tunableop", args->tunableop,
                   "Write the GEMM picks as a PyTorch TunableOp results file (- for standard output): cuBLASLt picks as "
                   "Gemm_Cublaslt_id_... lines, generated kernels skipped with the reason");
+  cmd->add_option("--gemm-picks", args->gemm_picks,
+                  "Write the GEMM picks (cuBLASLt configurations and generated kernels, per device) as the JSON that "
+                  "libktune_gemm and ktune.torch run (- for standard output)");
   cmd->add_option("--pt-version", args->pt_version, "--tunableop: Validator PT_VERSION, your torch.__version__ (required "
                                                    "unless --validators-from gives it)");
   cmd->add_option("--validators-from", args->validators_from,
@@ -136,6 +160,12 @@ void add_export_command(CLI::App& app, GlobalOptions& global, Handler& handler) 
                                   !args->device.empty();
       if (tunableop_only && args->tunableop.empty())
         throw CLI::ValidationError("--tunableop", "--pt-version, --validators-from, --validator and --device need --tunableop FILE");
+      if (!args->gemm_picks.empty()) {
+        if (tunableop_only || !args->tunableop.empty() || !args->perfetto_session.empty() || !args->kernel.empty() ||
+            !args->problem.empty() || args->session > 0 || args->best_only || args->format != "json" || !args->output.empty())
+          throw CLI::ValidationError("--gemm-picks", "writes every GEMM pick to FILE; no other export option applies");
+        return export_gemm_picks(*args, global);
+      }
       if (!args->tunableop.empty()) {
         if (!args->perfetto_session.empty() || !args->kernel.empty() || !args->problem.empty() || args->session > 0 ||
             args->best_only || args->format != "json" || !args->output.empty())

@@ -240,6 +240,8 @@ MatmulDescriptors::MatmulDescriptors(std::shared_ptr<const CublasLt> library, co
   }
 }
 
+void MatmulDescriptors::set_bias(const void* bias) { set_desc(*library_, desc_, lt::kDescBiasPointer, bias, "BIAS_POINTER"); }
+
 MatmulDescriptors::~MatmulDescriptors() {
   const Api& api = library_->api();
   if (desc_) api.MatmulDescDestroy(desc_);

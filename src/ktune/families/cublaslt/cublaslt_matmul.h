@@ -59,6 +59,9 @@ class MatmulDescriptors {
 
   const LtShape& shape() const { return shape_; }
   MatmulDesc desc() const { return desc_; }
+  // Points the bias epilogue at another vector (problems with a bias only). Not thread-safe:
+  // the caller serialises it with the matmuls that use the descriptors.
+  void set_bias(const void* bias);
   MatrixLayout x() const { return x_; }
   MatrixLayout y() const { return y_; }
   MatrixLayout c() const { return c_; }

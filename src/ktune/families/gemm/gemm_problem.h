@@ -117,7 +117,8 @@ void set_layout(GemmProblem& problem, std::string_view layout);
 // the key. The result is validated.
 GemmProblem problem_from_json(const nlohmann::json& j);
 
-// A gemm spec file: the problem plus which families to try.
+// A gemm spec file: the problem plus which families to try. The YAML reader is in
+// gemm_spec_yaml.cc (the only part of the GEMM problem that needs yaml-cpp).
 //
 //   gemm:              # required
 //     m: 4096          # required, also n and k
