@@ -17,10 +17,30 @@ import json as _json
 import os
 from typing import Any, Iterable, Mapping
 
-from . import _ktune
+import sys
 from ._cli import KtuneError, bundled_ktune, find_ktune, run_json, size_args, text
 
-__version__ = _ktune.__version__
+try:
+    from . import _ktune
+except ImportError as _error:
+    # The extension module is built for one Python (the one `pip install .` ran). The CLI functions
+    # and ktune.torch (which loads libktune_gemm through ctypes) work without it, e.g. from a
+    # source checkout on PYTHONPATH in another Python; best, all_best and Runtime need it.
+    _ktune = None
+    _IMPORT_ERROR: ImportError | None = _error
+    __version__ = "unknown"
+else:
+    _IMPORT_ERROR = None
+    __version__ = _ktune.__version__
+
+
+def _native():
+    """ktune._ktune, or ImportError saying which functions need it and why it is missing."""
+    if _ktune is None:
+        raise ImportError(f"ktune._ktune cannot be imported in this Python ({sys.version.split()[0]}): {_IMPORT_ERROR}. "
+                          "best, all_best and Runtime need it (pip install . with this Python); tune, results, "
+                          "run_json and ktune.torch do not")
+    return _ktune
 
 __all__ = [
     "KtuneError",
@@ -69,13 +89,13 @@ def best(problem: str, sizes: Mapping[str, Any] | None = None, db: Any = None,
     (None when the spec has no metrics), ``problem``, ``device_name``, ``device_fingerprint``,
     ``result_id``. RuntimeError when the database does not exist or is not a ktune database.
     """
-    found = _ktune.TuningDatabase(_db_path(db)).best(problem, _sizes(sizes), device_fingerprint)
+    found = _native().TuningDatabase(_db_path(db)).best(problem, _sizes(sizes), device_fingerprint)
     return None if found is None else _config(found)
 
 
 def all_best(db: Any = None) -> list[dict]:
     """Every problem's best configuration per device (dicts as best() returns)."""
-    return [_config(t) for t in _ktune.TuningDatabase(_db_path(db)).all_best()]
+    return [_config(t) for t in _native().TuningDatabase(_db_path(db)).all_best()]
 
 
 def tune(spec_path: Any, *, db: Any = None, sizes: Mapping[str, Any] | None = None,
@@ -127,13 +147,15 @@ def results(*, db: Any = None, kernel: str | None = None, problem: str | None = 
     return run_json(args + [os.fspath(a) for a in extra_args], db=db, ktune_bin=ktune_bin)
 
 
-_STATES = {
-    _ktune.TuningState.NotStarted: "not_started",
-    _ktune.TuningState.Queued: "queued",
-    _ktune.TuningState.Tuning: "tuning",
-    _ktune.TuningState.Done: "done",
-    _ktune.TuningState.Failed: "failed",
-}
+def _state_name(state: Any) -> str:
+    native = _native()
+    return {
+        native.TuningState.NotStarted: "not_started",
+        native.TuningState.Queued: "queued",
+        native.TuningState.Tuning: "tuning",
+        native.TuningState.Done: "done",
+        native.TuningState.Failed: "failed",
+    }[state]
 
 
 class Runtime:
@@ -158,7 +180,7 @@ class Runtime:
                  online: bool | None = None, max_concurrent: int = 1, device_fingerprint: str = "",
                  tune_args: Iterable[str] = (), terminate_on_destroy: bool = False,
                  recheck_seconds: float = 1):
-        options = _ktune.RuntimeOptions()
+        options = _native().RuntimeOptions()
         options.database_path = _db_path(db)
         options.ktune_path = find_ktune(ktune_bin) or ""
         options.budget_seconds = float(budget_seconds)
@@ -168,7 +190,7 @@ class Runtime:
         options.tune_args = [os.fspath(a) for a in tune_args]
         options.terminate_on_destroy = bool(terminate_on_destroy)
         options.recheck_seconds = float(recheck_seconds)
-        self._runtime = _ktune.Runtime(options)
+        self._runtime = _native().Runtime(options)
 
     def lookup(self, spec_path: Any, sizes: Mapping[str, Any] | None = None, problem: str = "") -> dict | None:
         """The best configuration recorded for the spec's problem at these sizes (a dict as best()
@@ -182,7 +204,7 @@ class Runtime:
         ``exit_code`` (ktune's, once it exited; -1 before), ``error`` (why it failed, with the tail
         of ktune's stderr), ``seconds`` (how long the child ran)."""
         s = self._runtime.status(os.fspath(spec_path), _sizes(sizes))
-        return {"state": _STATES[s.state], "exit_code": s.exit_code, "error": s.error, "seconds": s.seconds}
+        return {"state": _state_name(s.state), "exit_code": s.exit_code, "error": s.error, "seconds": s.seconds}
 
     def wait_idle(self, timeout_seconds: float) -> bool:
         """Blocks until no tuning is queued or running, or the timeout passes; True when idle."""

@@ -10,7 +10,6 @@ with a Linear layer's w [N, K] is "nt".
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, NamedTuple, Sequence
 
 # torch dtype names (str(torch.float16) == "torch.float16") -> ktune's --dtype.
@@ -119,24 +118,23 @@ def tune_gemm_args(p: GemmProblem, extra: Sequence[str] = ()) -> list[str]:
     return args + list(extra)
 
 
-def validators_csv(validators: Mapping[str, Any] | Sequence[Sequence[Any]]) -> str:
-    """PyTorch's TunableOp validators (what torch.cuda.tunable.get_validators() returns: pairs, or
-    a mapping) as the Validator lines of a TunableOp file, for ``ktune export --tunableop
-    --validators-from``: the exported file then declares exactly the keys and values this PyTorch
-    checks. One key too many or too few and PyTorch ignores the whole file (PyTorch 2.11 registers
-    PT_VERSION only; older CUDA builds also CUBLASLT_VERSION and CUDA_DEVICE)."""
-    pairs = list(validators.items()) if isinstance(validators, Mapping) else [tuple(v) for v in validators]
-    return "".join(f"Validator,{key},{value}\n" for key, value in pairs)
+_STORAGE = {"f16": "f16", "bf16": "bf16", "f32": "f32", "tf32": "f32"}
 
 
-_NAME = re.compile(r"^gemm (\d+)x(\d+)x(\d+) (f16|bf16|f32|tf32) (nn|nt|tn|tt)(?: batch (\d+))?( \+bias)?$")
-
-
-def problem_from_name(name: str) -> GemmProblem | None:
-    """ktune's problem name ("gemm 1000x3000x2000 f16 nn", "... batch 8", "... +bias") back to a
-    GemmProblem; None for names with more (activations, alpha/beta, other output types)."""
-    match = _NAME.match(name)
-    if not match:
+def problem_from_pick(problem: Mapping[str, Any]) -> GemmProblem | None:
+    """A pick's problem (the canonical JSON of ``ktune export --gemm-picks``) as the GemmProblem a
+    PyTorch call maps to; None for problems no matmul/bmm/linear call is (activations, alpha or beta
+    other than 1 and 0, another output type)."""
+    try:
+        dtype = problem["dtype"]
+        if (problem.get("op", "gemm") != "gemm" or dtype not in _STORAGE or problem.get("activation", "none") != "none"
+                or float(problem.get("alpha", 1.0)) != 1.0 or float(problem.get("beta", 0.0)) != 0.0
+                or problem.get("out_dtype", _STORAGE[dtype]) != _STORAGE[dtype]):
+            return None
+        layout = problem["layout"]
+        if layout not in ("nn", "nt", "tn", "tt"):
+            return None
+        return GemmProblem(int(problem["m"]), int(problem["n"]), int(problem["k"]), int(problem.get("batch", 1)),
+                           layout, dtype, bool(problem.get("bias", False)))
+    except (KeyError, TypeError, ValueError):
         return None
-    m, n, k, dtype, layout, batch, bias = match.groups()
-    return GemmProblem(int(m), int(n), int(k), int(batch or 1), layout, dtype, bool(bias))

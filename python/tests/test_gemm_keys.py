@@ -5,7 +5,7 @@ torch.Size and Tensor.stride() are)."""
 from __future__ import annotations
 
 from ktune._gemm_keys import (GemmProblem, gemm_problem, linear_problem, matrix_dtype, tune_gemm_args,
-                              problem_from_name, validators_csv)
+                              problem_from_pick)
 
 M, N, K = 1000, 4096, 512
 
@@ -70,17 +70,30 @@ def test_tune_gemm_command_line():
     assert GemmProblem(M, N, K, 8, "nn", "f16", True).key() == "gemm 1000x4096x512 f16 nn batch 8 +bias"
 
 
-def test_validators_become_the_files_validator_lines():
-    pairs = (("PT_VERSION", "2.11.0"), ("CUBLASLT_VERSION", "130100"), ("CUDA_DEVICE", "9.0:NVIDIA H100"))
-    expected = "Validator,PT_VERSION,2.11.0\nValidator,CUBLASLT_VERSION,130100\nValidator,CUDA_DEVICE,9.0:NVIDIA H100\n"
-    assert validators_csv(pairs) == expected
-    assert validators_csv(dict(pairs)) == expected
-    assert validators_csv((("PT_VERSION", "2.11.0"),)) == "Validator,PT_VERSION,2.11.0\n"
+def _exported(**fields):
+    """A problem as `ktune export --gemm-picks` writes it (GemmProblem::to_json)."""
+    p = {"op": "gemm", "m": M, "n": N, "k": K, "batch": 1, "layout": "nt", "dtype": "bf16", "out_dtype": "bf16",
+         "alpha": 1.0, "beta": 0.0, "bias": False, "activation": "none"}
+    p.update(fields)
+    return p
 
 
-def test_problem_names_read_back():
-    for p in (GemmProblem(M, N, K, 1, "nt", "bf16"), GemmProblem(M, N, K, 8, "nn", "f16", True),
-              GemmProblem(1, 2, 3, 1, "tt", "tf32")):
-        assert problem_from_name(p.key()) == p
-    assert problem_from_name("gemm 8x8x8 f16 nn +gelu") is None
-    assert problem_from_name("gemm 8x8x8 fp8 nt -> bf16") is None
+def test_picks_map_to_the_calls_problem():
+    assert problem_from_pick(_exported()) == GemmProblem(M, N, K, 1, "nt", "bf16")
+    assert problem_from_pick(_exported(batch=8, layout="nn", dtype="f16", out_dtype="f16", bias=True)) == \
+        GemmProblem(M, N, K, 8, "nn", "f16", True)
+    assert problem_from_pick(_exported(dtype="tf32", out_dtype="f32")) == GemmProblem(M, N, K, 1, "nt", "tf32")
+    # The same problem from a call and from its pick: one dict key.
+    call = gemm_problem((M, K), (K, 1), (K, N), (1, K), "bf16")
+    assert call == problem_from_pick(_exported())
+
+
+def test_picks_no_call_makes_are_left_out():
+    assert problem_from_pick(_exported(activation="relu")) is None
+    assert problem_from_pick(_exported(beta=1.0)) is None
+    assert problem_from_pick(_exported(alpha=2.0)) is None
+    assert problem_from_pick(_exported(out_dtype="f32")) is None
+    assert problem_from_pick(_exported(dtype="fp8", out_dtype="bf16")) is None
+    assert problem_from_pick(_exported(layout="xx")) is None
+    assert problem_from_pick({"m": 1}) is None
+    assert problem_from_pick(_exported(m="many")) is None
