@@ -66,26 +66,31 @@ class _Plan(NamedTuple):
     problem: GemmProblem
 
 
-def _race(ours: Callable[[], Any], theirs: Callable[[], Any], warmup: int = 3, pairs: int = 15) -> tuple[float, float]:
+def _race(ours: Callable[[], Any], theirs: Callable[[], Any], device: int, warmup: int = 3,
+          pairs: int = 15) -> tuple[float, float]:
     """Median seconds of each on the GPU, timed alternately with CUDA events on the current
-    stream. The stream first sleeps on the GPU (about 1 ms) while the host enqueues every timed
-    launch, so a short GEMM is not timed together with the host's work before it (PyTorch's
-    call and ktune's have different host paths; a script that keeps the GPU busy sees the GPU
-    times)."""
+    stream, with the L2 cache flushed before each (as ktune's tuning measures: in a model a
+    GEMM's weights are rarely still in L2). The stream first sleeps on the GPU while the host
+    enqueues the timed launches, so a short GEMM is not timed together with the host's work
+    before it (PyTorch's call and ktune's have different host paths)."""
     for _ in range(warmup):
         ours()
         theirs()
+    l2 = getattr(_torch.cuda.get_device_properties(device), "L2_cache_size", 64 << 20) or (64 << 20)
+    flush = _torch.empty(2 * l2, dtype=_torch.uint8, device=device)
     events = [(_torch.cuda.Event(enable_timing=True), _torch.cuda.Event(enable_timing=True)) for _ in range(2 * pairs)]
     sleep = getattr(_torch.cuda, "_sleep", None)
     if sleep is not None:
-        sleep(2_000_000)  # GPU clock cycles
+        sleep(4_000_000)  # GPU clock cycles, about 2 ms
     for i in range(pairs):
         for j, fn in enumerate((ours, theirs) if i % 2 == 0 else (theirs, ours)):
             start, end = events[2 * i + j]
+            flush.zero_()
             start.record()
             fn()
             end.record()
     _torch.cuda.synchronize()
+    del flush
     first = [s.elapsed_time(e) * 1e-3 for s, e in events[0:2 * pairs:2]]
     second = [s.elapsed_time(e) * 1e-3 for s, e in events[1:2 * pairs:2]]
     ours_t = [first[i] if i % 2 == 0 else second[i] for i in range(pairs)]
@@ -234,7 +239,7 @@ class _Session:
                 self.errors[p.problem] = (f"ktune's result differs from PyTorch's by {err:.2e} (relative), more than "
                                           f"{_AGREEMENT[p.problem.dtype]:g}: not used")
         else:
-            ours_s, theirs_s = _race(lambda: _launch(self, p, *operands), baseline)
+            ours_s, theirs_s = _race(lambda: _launch(self, p, *operands), baseline, p.device)
             verdict.update({"ktune_median_us": ours_s * 1e6, "pytorch_median_us": theirs_s * 1e6,
                             "speedup": theirs_s / ours_s, "used": ours_s <= theirs_s})
         with self.lock:
