@@ -220,6 +220,11 @@ families: [cublaslt]
   EXPECT_EQ(fp8.problem.out, Storage::BF16);
   EXPECT_EQ(fp8.families.size(), 1u);
   EXPECT_TRUE(parse_gemm_spec("gemm: {m: 1, n: 1, k: 1}", "x").families.empty());
+  // YAML's spellings of a boolean, in their cases.
+  for (const char* yes : {"true", "True", "yes", "ON"})
+    EXPECT_TRUE(parse_gemm_spec(std::string("gemm: {m: 1, n: 1, k: 1, bias: ") + yes + "}", "b").problem.bias) << yes;
+  for (const char* no : {"false", "No", "off"})
+    EXPECT_FALSE(parse_gemm_spec(std::string("gemm: {m: 1, n: 1, k: 1, bias: ") + no + "}", "b").problem.bias) << no;
 }
 
 void expect_source_error(const std::string& yaml, int line, const std::string& fragment) {
@@ -238,6 +243,7 @@ TEST(GemmSpec, ErrorsPointAtTheLine) {
   expect_source_error("- 1\n", 1, "mapping");
   expect_source_error("gemmm: {m: 1}\n", 1, "unknown key 'gemmm'");
   expect_source_error("families: [cublaslt]\n", 1, "missing the 'gemm' section");
+  expect_source_error("gemm: {m: 1, n: 1, k: 1,\n  bias: maybe}\n", 2, "must be true or false (got 'maybe')");
   expect_source_error("gemm:\n  m: 4\n  n: 4\n", 2, "needs m, n and k");
   expect_source_error("gemm:\n  m: 4\n  n: 4\n  k: four\n", 4, "must be an integer");
   expect_source_error("gemm:\n  m: 4\n  n: 4\n  k: 4\n  dtype: int8\n", 5, "unknown dtype 'int8'");

@@ -3,8 +3,6 @@
 // does not link yaml-cpp.
 #include <yaml-cpp/yaml.h>
 
-#include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -13,12 +11,6 @@
 
 namespace ktune::gemm {
 namespace {
-
-std::string lower_text(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 class SpecReader {
  public:
@@ -57,9 +49,9 @@ class SpecReader {
   }
 
   bool boolean(const YAML::Node& node, const std::string& what) const {
-    const std::string s = lower_text(scalar(node, what));
-    if (s == "true" || s == "yes" || s == "on") return true;
-    if (s == "false" || s == "no" || s == "off") return false;
+    const std::string s = scalar(node, what);
+    bool value = false;  // YAML's own spellings: true/false, yes/no, on/off in any of their cases
+    if (YAML::convert<bool>::decode(node, value)) return value;
     fail(node, what + " must be true or false (got '" + s + "')");
   }
 
