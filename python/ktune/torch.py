@@ -22,7 +22,8 @@ picks and makes the plan. Until then the call runs PyTorch's default. Failed pro
 retried in the process; status() lists them.
 
 Per call: a tuple of shapes, strides and dtypes looked up in a dict (the key), then the plan's
-launch. Shape bucketing: none. The key is the exact sizes, storage layout (row-major or transposed
+launch. Calls that autograd records (grad enabled and an operand requires grad) run PyTorch's
+own call, which has a backward; under torch.no_grad() or inference_mode the plans run. Shape bucketing: none. The key is the exact sizes, storage layout (row-major or transposed
 view of each operand), batch, dtype and bias, because the best kernel changes with exact sizes (a
 ragged M of 1000 is not 1024). Calls that are not a dense matrix product (broadcast batches,
 other ranks, strided views PyTorch copies first, integer types) run PyTorch's default. A float32
@@ -357,7 +358,9 @@ def _dtype(a: _torch.Tensor, b: _torch.Tensor) -> str | None:
 
 def _launch(s: _Session, p: _Plan, a: _torch.Tensor, b: _torch.Tensor, bias: _torch.Tensor | None) -> _torch.Tensor | None:
     """Runs plan `p`; None when PyTorch's own call must run instead (an operand is misaligned)."""
-    out = _torch.empty(p.out_shape, dtype=p.out_dtype, device=p.device)
+    # a's dtype and device are the output's (a key with another dtype or device has another plan);
+    # new_empty parses no dtype or device arguments, a third cheaper than torch.empty.
+    out = a.new_empty(p.out_shape)
     rc = p.run(p.executor, p.plan, a.data_ptr(), b.data_ptr(), None, out.data_ptr(),
                None if bias is None else bias.data_ptr(), s.stream(p.device))
     if rc == 0:
@@ -384,10 +387,17 @@ def _mm_plan(s: _Session, a: _torch.Tensor, b: _torch.Tensor) -> _Plan | None:
     return p
 
 
+def _autograd(*tensors: _torch.Tensor | None) -> bool:
+    """Whether autograd records this call: then PyTorch's own call runs, which has a backward
+    (ktune's plans compute forward results only). Under torch.no_grad() / inference_mode, the
+    usual way to run a model's weights (which keep requires_grad=True), the plans run."""
+    return _torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+
+
 def matmul(a: _torch.Tensor, b: _torch.Tensor) -> _torch.Tensor:
     """torch.matmul(a, b), with ktune's pick for the GEMM when there is one."""
     s = _state
-    if s is not None and a.is_cuda:
+    if s is not None and a.is_cuda and not _autograd(a, b):
         p = _mm_plan(s, a, b)
         if p is not None:
             out = _launch(s, p, a, b, None)
@@ -399,7 +409,7 @@ def matmul(a: _torch.Tensor, b: _torch.Tensor) -> _torch.Tensor:
 def bmm(a: _torch.Tensor, b: _torch.Tensor) -> _torch.Tensor:
     """torch.bmm(a, b), with ktune's pick for the batched GEMM when there is one."""
     s = _state
-    if s is not None and a.is_cuda:
+    if s is not None and a.is_cuda and not _autograd(a, b):
         key = (a.shape, b.shape, a.stride(), b.stride(), a.dtype, b.dtype, a.get_device(), b.get_device())
         p = s.bmm.get(key, _MISS)
         if p is _MISS:
@@ -423,7 +433,7 @@ def _linear_key(x: _torch.Tensor, w: _torch.Tensor, bias: _torch.Tensor | None) 
 def linear(x: _torch.Tensor, w: _torch.Tensor, bias: _torch.Tensor | None = None) -> _torch.Tensor:
     """torch.nn.functional.linear(x, w, bias), with ktune's pick for its GEMM when there is one."""
     s = _state
-    if s is not None and x.is_cuda:
+    if s is not None and x.is_cuda and not _autograd(x, w, bias):
         key = _linear_key(x, w, bias)
         p = s.linear.get(key, _MISS)
         if p is _MISS:

@@ -106,5 +106,19 @@ def test_work_goes_on_pytorchs_current_stream(tuned):
     assert _err(out, torch.matmul(a.double(), b.double())) < 1e-2
 
 
+def test_autograd_calls_keep_their_backward(tuned):
+    a = tuned["a"].clone().requires_grad_(True)
+    b = tuned["b"]
+    out = kt.matmul(a, b)  # autograd records: PyTorch's own call, with its backward
+    assert out.grad_fn is not None
+    out.float().sum().backward()
+    assert a.grad is not None and a.grad.shape == a.shape
+    x, w = tuned["x"], tuned["w"].clone().requires_grad_(True)
+    with torch.no_grad():  # inference with weights that require grad: ktune's plan runs
+        y = kt.linear(x, w)
+    assert y.grad_fn is None
+    assert _err(y, torch.nn.functional.linear(x.double(), w.detach().double())) < 2e-2
+
+
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-v"]))
