@@ -204,6 +204,7 @@ void fill_measurement(db::ResultRecord& r, const measure::Measurement& m, const 
     r.gbps = problem.bytes() / m.stats.median / 1e9;
   }
   if (m.discarded_samples > 0) r.resources["discarded_samples"] = m.discarded_samples;
+  if (m.from_discarded) r.resources["from_discarded_samples"] = true;  // every sample throttled (or late)
 }
 
 // Turns a worker outcome into a result row (status, error, verification, measurement).

@@ -333,8 +333,24 @@ TEST(Loop, AllDiscardedEndsByTimeout) {
   p.timeout_seconds = 1.0;
   Measurement m = run_measurement(source, p, std::nullopt, clock);
   EXPECT_EQ(m.stop, StopReason::Timeout);
-  EXPECT_TRUE(m.samples.empty());
   EXPECT_EQ(m.discarded_samples, 126);  // (1 s - 2 warmups of 1/1024) / (1/128), rounded up
+  // No valid sample: the statistics are the discarded samples' (a GEMM throttled on every
+  // sample still has a time), flagged, and never a zero.
+  EXPECT_TRUE(m.from_discarded);
+  EXPECT_EQ(m.samples.size(), 126u);
+  EXPECT_DOUBLE_EQ(m.stats.median, 1.0 / 128);
+  EXPECT_TRUE(measurement_from_json(measurement_to_json(m, true)) == m);
+}
+
+TEST(Loop, ValidSamplesAloneMakeTheStatisticsWhenThereAreAny) {
+  FakeClock clock;
+  ScriptedSource source(clock, [](int i) { return i == 0 ? Sample{kMs} : Sample{1.0 / 128, false}; });
+  Policy p;
+  p.timeout_seconds = 1.0;
+  Measurement m = run_measurement(source, p, std::nullopt, clock);
+  EXPECT_FALSE(m.from_discarded);
+  EXPECT_EQ(m.samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.stats.median, kMs);
 }
 
 TEST(Loop, AllDiscardedWithFrozenClockEndsByDiscardCap) {

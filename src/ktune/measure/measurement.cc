@@ -35,6 +35,7 @@ nlohmann::json measurement_to_json(const Measurement& m, bool include_samples) {
                       {"wall_seconds", m.wall_seconds},
                       {"warmup_runs", m.warmup_runs},
                       {"discarded_samples", m.discarded_samples}};
+  if (m.from_discarded) j["from_discarded"] = true;
   if (include_samples) j["samples"] = m.samples;
   return j;
 }
@@ -50,6 +51,10 @@ Measurement measurement_from_json(const nlohmann::json& j) {
   m.wall_seconds = number(j, "wall_seconds");
   m.warmup_runs = count(j, "warmup_runs");
   m.discarded_samples = count(j, "discarded_samples");
+  if (auto it = j.find("from_discarded"); it != j.end()) {
+    if (!it->is_boolean()) throw std::invalid_argument("measurement: 'from_discarded' must be true or false");
+    m.from_discarded = it->get<bool>();
+  }
   if (auto it = j.find("samples"); it != j.end()) {
     if (!it->is_array()) throw std::invalid_argument("measurement: 'samples' must be an array of numbers");
     for (const auto& s : *it) {
@@ -65,6 +70,7 @@ Measurement run_measurement(SampleSource& source, const Policy& policy,
   validate(policy);
   LimitsCriterion limits(policy);
   Measurement m;
+  std::vector<double> discarded;
   const double start = clock.now();
   auto elapsed = [&] { return clock.now() - start; };
 
@@ -87,6 +93,7 @@ Measurement run_measurement(SampleSource& source, const Policy& policy,
         m.measured_seconds += s.seconds;
       } else {
         ++m.discarded_samples;
+        discarded.push_back(s.seconds);
       }
       state.samples = m.samples;
       state.measured_seconds = m.measured_seconds;
@@ -103,6 +110,11 @@ Measurement run_measurement(SampleSource& source, const Policy& policy,
         break;
       }
     }
+  }
+  if (m.samples.empty() && !discarded.empty()) {
+    m.samples = std::move(discarded);
+    for (double x : m.samples) m.measured_seconds += x;
+    m.from_discarded = true;
   }
   m.stats = summarize(m.samples);
   m.wall_seconds = elapsed();

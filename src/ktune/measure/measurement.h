@@ -23,6 +23,10 @@ struct Measurement {
   double wall_seconds = 0;      // loop start to end, warmup and discarded samples included
   int warmup_runs = 0;
   int discarded_samples = 0;
+  // No sample was valid, so `samples` and `stats` are the discarded ones (throttled clocks,
+  // for instance: a long GEMM that holds the GPU at its power limit throttles every sample).
+  // Real times under those conditions, never a zero for "no sample".
+  bool from_discarded = false;
 
   bool operator==(const Measurement&) const = default;
 };
@@ -33,7 +37,8 @@ nlohmann::json measurement_to_json(const Measurement& m, bool include_samples);
 Measurement measurement_from_json(const nlohmann::json& j);
 
 // The default loop. Warmup: warmup_run() until warmup_seconds of wall time have passed (at least
-// once; a timeout during warmup ends the measurement with no samples). Then sample() until, in
+// once; a timeout during warmup ends the measurement with no samples). When every sample was
+// discarded, the statistics are those of the discarded samples (from_discarded). Then sample() until, in
 // this order of precedence on the same sample: NoiseCriterion (Converged, NoiseStable),
 // RacingCriterion against `incumbent` (Raced), LimitsCriterion (MaxSamples, Timeout).
 // Throws std::invalid_argument for an invalid policy or a sample time that is negative or not

@@ -441,6 +441,7 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
       if (reply.measurement) {
         fill_result_stats(r, *reply.measurement);
         if (reply.measurement->discarded_samples > 0) r.resources["discarded_samples"] = reply.measurement->discarded_samples;
+        if (reply.measurement->from_discarded) r.resources["from_discarded_samples"] = true;
         if (!reply.cache_mode.empty()) r.resources["cache_mode"] = reply.cache_mode;
         if (reply.rotation_copies > 1) r.resources["rotation_copies"] = reply.rotation_copies;
         if (auto flops = kind.flop_count(lane.config); flops && r.median_s && *r.median_s > 0)
