@@ -35,6 +35,25 @@ def test_extension_and_cli_are_bundled(monkeypatch):
     assert out.split() == ["ktune", ktune.__version__]
 
 
+def test_gemm_library_is_bundled_and_answers(monkeypatch):
+    """libktune_gemm.so (ktune.torch's executor) is in the package and loads through ctypes; on a
+    machine without a CUDA driver, making an executor fails with the reason, not a crash."""
+    from ktune import _gemm_lib
+    monkeypatch.delenv("KTUNE_GEMM_LIB", raising=False)
+    package = Path(ktune.__file__).resolve().parent
+    library = _gemm_lib.load()
+    assert library.path == package / "lib" / "libktune_gemm.so"
+    try:
+        executor = _gemm_lib.Executor(library, 0)
+    except RuntimeError as e:
+        assert "cannot run GEMMs on CUDA device 0" in str(e) and library.last_error()
+    else:  # a GPU machine: a pick that does not parse is refused with the reason
+        with pytest.raises(RuntimeError, match="problem"):
+            executor.add_plan({"config": {}})
+    monkeypatch.setenv("KTUNE_GEMM_LIB", "/nonexistent/libktune_gemm.so")
+    assert _gemm_lib.candidate_paths()[0] == Path("/nonexistent/libktune_gemm.so")
+
+
 def test_ktune_bin_overrides_the_bundled_cli(monkeypatch):
     monkeypatch.setenv("KTUNE_BIN", "/somewhere/ktune")
     assert ktune.find_ktune() == "/somewhere/ktune"
