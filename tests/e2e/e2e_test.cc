@@ -276,6 +276,27 @@ TEST_F(E2E, ExportsJsonAndCsv) {
   EXPECT_EQ(rows, 4);
 }
 
+TEST_F(E2E, ExportsTheGemmPicksForTheExecutor) {
+  // A database `ktune tune gemm` wrote on an H200 (one pick), copied: export must not change it.
+  fs::copy_file(kSource / "src/ktune/report/testdata/gemm_h200_sessions.db", db_);
+  const fs::path picks = dir_ / "picks.json";
+  CommandResult r = ktune("--json export --gemm-picks " + shell_quote(picks.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.json()["picks"], 1) << r.out;
+  const nlohmann::json doc = nlohmann::json::parse(slurp(picks));
+  EXPECT_EQ(doc["format"], "ktune-gemm-picks");
+  ASSERT_EQ(doc["picks"].size(), 1u);
+  EXPECT_EQ(doc["picks"][0]["problem_name"], "gemm 1024x1024x1024 bf16 nn");
+  EXPECT_EQ(doc["picks"][0]["config"]["family"], "cublaslt");
+  // Standard output carries the picks themselves; other export options do not combine with it.
+  CommandResult out = ktune("export --gemm-picks -");
+  ASSERT_EQ(out.code, 0) << out.err;
+  EXPECT_EQ(nlohmann::json::parse(out.out), doc);
+  CommandResult bad = ktune("export --gemm-picks x.json --format csv");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--gemm-picks"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 
 namespace {
