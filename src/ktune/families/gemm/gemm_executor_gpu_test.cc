@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "ktune/families/gpu_test_support.h"
 #include "ktune/core/config.h"
 #include "ktune/device/cuda/device_properties.h"
 #include "ktune/device/cuda/driver_api.h"
@@ -46,16 +47,13 @@ struct Gpu {
 const Gpu& gpu() {
   static const Gpu g = [] {
     Gpu r;
-    const Loaded<kc::CudaDriver> driver = kc::CudaDriver::load();
-    if (!driver) {
-      r.skip_reason = "no CUDA driver: " + driver.error;
+    const testing::TestDriver loaded = testing::load_test_driver();
+    if (!loaded.driver) {
+      r.skip_reason = loaded.skip_reason;
       return r;
     }
-    if (driver->device_count() == 0) {
-      r.skip_reason = "no CUDA device";
-      return r;
-    }
-    r.driver = driver.value;
+    const auto& driver = loaded.driver;
+    r.driver = driver;
     // The application's side: buffers live in the primary context, as the CUDA runtime's do.
     kc::CUdevice device = 0;
     driver->check(driver->api().cuDeviceGet(&device, 0), "cuDeviceGet");
@@ -71,13 +69,7 @@ const Gpu& gpu() {
   return g;
 }
 
-#define REQUIRE_GPU()                                          \
-  do {                                                         \
-    if (!gpu().skip_reason.empty()) {                          \
-      std::printf("skipped: %s\n", gpu().skip_reason.c_str()); \
-      GTEST_SKIP() << gpu().skip_reason;                       \
-    }                                                          \
-  } while (0)
+#define REQUIRE_GPU() KTUNE_SKIP_IF(gpu().skip_reason)
 
 const kc::DriverApi& api() { return gpu().driver->api(); }
 void check(kc::CUresult rc, const char* call) { gpu().driver->check(rc, call); }

@@ -4,6 +4,7 @@
 // entry points are checked for their errors (unknown family, unknown plan, no such device);
 // the GPU work itself is in gemm_executor_gpu_test.cc.
 
+#include "ktune/families/gpu_test_support.h"
 #include "ktune/families/gemm/gemm_executor.h"
 
 #include <gtest/gtest.h>
@@ -37,21 +38,9 @@ bool have_gpu() {
   return yes;
 }
 
-#define REQUIRE_NO_DRIVER()                                                              \
-  do {                                                                                   \
-    if (driver_missing().empty()) {                                                      \
-      std::printf("skipped: a CUDA driver is present; this checks the driver-missing path\n"); \
-      GTEST_SKIP() << "a CUDA driver is present";                                        \
-    }                                                                                    \
-  } while (0)
-
-#define REQUIRE_GPU()                                                     \
-  do {                                                                    \
-    if (!have_gpu()) {                                                    \
-      std::printf("skipped: no CUDA driver or GPU (%s)\n", driver_missing().c_str()); \
-      GTEST_SKIP() << "no CUDA driver or GPU";                            \
-    }                                                                     \
-  } while (0)
+#define REQUIRE_NO_DRIVER() \
+  KTUNE_SKIP_IF(driver_missing().empty() ? std::string("a CUDA driver is present; this checks the driver-missing path") : "")
+#define REQUIRE_GPU() KTUNE_SKIP_IF(have_gpu() ? std::string() : "no CUDA driver or GPU (" + driver_missing() + ")")
 
 std::string thrown_by_constructor(int ordinal) {
   try {

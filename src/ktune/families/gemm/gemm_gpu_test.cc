@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "ktune/families/gpu_test_support.h"
 #include "ktune/device/cuda/device_properties.h"
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/families/cublaslt/cublaslt_api.h"
@@ -25,15 +26,12 @@ struct Gpu {
 const Gpu& gpu() {
   static const Gpu g = [] {
     Gpu r;
-    const Loaded<cuda::CudaDriver> driver = cuda::CudaDriver::load();
-    if (!driver) {
-      r.skip_reason = "no CUDA driver: " + driver.error;
+    const testing::TestDriver loaded = testing::load_test_driver();
+    if (!loaded.driver) {
+      r.skip_reason = loaded.skip_reason;
       return r;
     }
-    if (driver->device_count() == 0) {
-      r.skip_reason = "no CUDA device";
-      return r;
-    }
+    const auto& driver = loaded.driver;
     const Loaded<cublaslt::CublasLt> lt = cublaslt::CublasLt::load();
     if (!lt) {
       r.skip_reason = lt.error;
@@ -50,13 +48,7 @@ const Gpu& gpu() {
   return g;
 }
 
-#define REQUIRE_GPU()                                                       \
-  do {                                                                      \
-    if (!gpu().skip_reason.empty()) {                                       \
-      std::printf("skipped: %s\n", gpu().skip_reason.c_str());              \
-      GTEST_SKIP() << gpu().skip_reason;                                    \
-    }                                                                       \
-  } while (0)
+#define REQUIRE_GPU() KTUNE_SKIP_IF(gpu().skip_reason)
 
 // One worker for the whole test program, like one worker process per device.
 GemmWorker& worker() {

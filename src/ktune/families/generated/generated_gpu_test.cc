@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "ktune/families/gpu_test_support.h"
 #include "ktune/core/config.h"
 #include "ktune/device/cuda/device_properties.h"
 #include "ktune/device/cuda/driver_api.h"
@@ -24,15 +25,12 @@ struct Gpu {
 const Gpu& gpu() {
   static const Gpu g = [] {
     Gpu r;
-    const Loaded<cuda::CudaDriver> driver = cuda::CudaDriver::load();
-    if (!driver) {
-      r.skip_reason = "no CUDA driver: " + driver.error;
+    const testing::TestDriver loaded = testing::load_test_driver();
+    if (!loaded.driver) {
+      r.skip_reason = loaded.skip_reason;
       return r;
     }
-    if (driver->device_count() == 0) {
-      r.skip_reason = "no CUDA device";
-      return r;
-    }
+    const auto& driver = loaded.driver;
     const cuda::CudaDeviceProperties p = cuda::query_device_properties(*driver, 0);
     r.traits.compute_capability = p.compute_major * 10 + p.compute_minor;
     r.traits.sm_count = p.multiprocessors;
@@ -45,13 +43,7 @@ const Gpu& gpu() {
   return g;
 }
 
-#define REQUIRE_GPU()                                          \
-  do {                                                         \
-    if (!gpu().skip_reason.empty()) {                          \
-      std::printf("skipped: %s\n", gpu().skip_reason.c_str()); \
-      GTEST_SKIP() << gpu().skip_reason;                       \
-    }                                                          \
-  } while (0)
+#define REQUIRE_GPU() KTUNE_SKIP_IF(gpu().skip_reason)
 
 gemm::GemmWorker& worker() {
   static gemm::GemmWorker w;
