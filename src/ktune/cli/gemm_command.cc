@@ -672,7 +672,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   std::optional<std::int64_t> pick_result_id;
   if (pick.pick && !interrupted) {
     const Row& p = rows[*pick.pick];
-    db::KernelRecord pick_kernel{0, sha256_hex("ktune-gemm-pick\n"), "gemm pick", "gemm-pick", ""};
+    db::KernelRecord pick_kernel{0, sha256_hex("ktune-gemm-pick\n"), std::string(gemm::kGemmPickKernel), "gemm-pick", ""};
     pick_kernel.id = database.upsert_kernel(pick_kernel);
     nlohmann::json pick_options = session_options;
     pick_options["label"] = "tune gemm: the pick";

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,11 @@
 #include "ktune/measure/throughput.h"
 
 namespace ktune::gemm {
+
+// The kernel name under which `ktune tune gemm` records each problem's pick (one row per problem
+// and device, its config the winning candidate's); `ktune best`, the exports and the runtime
+// read it back under this name.
+inline constexpr std::string_view kGemmPickKernel = "gemm pick";
 
 struct MeasuredCandidate {
   std::string label;                   // for the reason sentence, e.g. the config key

@@ -4,15 +4,12 @@
 
 #include "ktune/core/config.h"
 #include "ktune/families/cublaslt/cublaslt_matmul.h"
+#include "ktune/families/gemm/gemm_pick.h"
 #include "ktune/families/gemm/gemm_problem.h"
 #include "ktune/families/generated/generated_space.h"
 
 namespace ktune::gemm {
 namespace {
-
-// The kernel name under which `ktune tune gemm` records a session's pick (one row per problem
-// and device, its config the winning candidate's).
-constexpr const char* kPickKernel = "gemm pick";
 
 std::string family_of(const nlohmann::json& config) {
   const auto it = config.find("family");
@@ -25,7 +22,7 @@ nlohmann::json optional_number(const std::optional<double>& v) { return v ? nloh
 
 nlohmann::json export_gemm_picks(db::Database& database) {
   db::ResultQuery q;
-  q.kernel_name = kPickKernel;
+  q.kernel_name = std::string(kGemmPickKernel);
   q.status = db::Status::Ok;
   q.only_best_per_problem = true;
   nlohmann::json picks = nlohmann::json::array(), skipped = nlohmann::json::array();

@@ -1,5 +1,7 @@
 #include "ktune/families/gemm/tunableop_csv.h"
 
+#include "ktune/families/gemm/gemm_pick.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -538,7 +540,6 @@ nlohmann::json to_json(const Mapped& m) {
 
 namespace {
 
-constexpr std::string_view kPickKernel = "gemm pick";
 
 struct PickLine {
   std::string problem_name;
@@ -698,7 +699,7 @@ std::vector<std::pair<std::string, std::string>> build_validators(const ExportOp
 
 ExportResult export_picks(db::Database& database, const ExportOptions& options) {
   db::ResultQuery q;
-  q.kernel_name = std::string(kPickKernel);
+  q.kernel_name = std::string(kGemmPickKernel);
   q.status = db::Status::Ok;
   q.only_best_per_problem = true;
   const std::vector<db::ResultRecord> rows = database.query(q);
