@@ -14,7 +14,8 @@ C=.carry/iree_model
 T=/tmp/ktune_iree_tools
 mkdir -p "$OUT" "$T"
 if [ ! -x "$T/iree-compile" ]; then
-  cp "$C"/tools/* "$T"/ && chmod +x "$T"/*
+  python3 -c "import lzma, tarfile, sys; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])" "$C/tools.tar.xz" "$T"
+  chmod +x "$T"/*
   python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
     "$C/libIREECompiler.so.xz" "$T/libIREECompiler.so"
 fi
@@ -24,6 +25,16 @@ if [ ! -x "$K" ]; then
   chmod +x "$K"
 fi
 "$K" --json devices > "$OUT/devices.json" 2>&1
+# GPU tests carried by bench/iree_model_prepare.sh (GPU_TESTS=...), before the tuning; their
+# testdata is read from this checkout.
+for x in "$C"/*_test.xz; do
+  [ -e "$x" ] || continue
+  t=$(basename "$x" .xz)
+  python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$x" "/tmp/$t"
+  chmod +x "/tmp/$t"
+  KTUNE_SOURCE_DIR=$PWD timeout 300 "/tmp/$t" > "$OUT/$t.log" 2>&1
+  echo "$t rc=$?"; tail -25 "$OUT/$t.log"
+done
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.csv" 2>&1
 for spec in $MODELS; do
   IFS=: read -r name top maxc <<< "$spec"

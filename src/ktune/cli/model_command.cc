@@ -18,6 +18,7 @@
 #include "ktune/iree/matmul_candidates.h"
 #include "ktune/iree/model_inspection.h"
 #include "ktune/iree/model_tuning.h"
+#include "ktune/iree/generated_object.h"
 #include "ktune/iree/object_substitution.h"
 #include "ktune/iree/offline_rank.h"
 #include "ktune/iree/tuning_spec.h"
@@ -33,7 +34,7 @@ struct ModelArgs {
   std::vector<std::string> flags;
   int dispatch = 0, max_candidates = 32, max_objects = 8, build = 0;
   // profile / tune
-  std::string function, output, strategy, progress = "auto";
+  std::string function, output, strategy, progress = "auto", object_arch = "auto";
   int top = 5, repetitions = 10, batch = 20, device = 0, jobs = 0;
   long long seed = 0, max_evals = 0;
   double max_time = 0;
@@ -78,6 +79,11 @@ iree::ModelRunOptions run_options(const ModelArgs& args, const GlobalOptions& gl
   o.top = static_cast<std::size_t>(std::max(0, args.top));
   o.max_candidates = static_cast<std::size_t>(std::max(1, args.max_candidates));
   o.max_object_candidates = static_cast<std::size_t>(std::max(0, args.max_objects));
+  if (o.max_object_candidates > 0 && iree::parse_target(args.target).device == "cuda") {
+    const iree::ObjectDeviceChoice choice = iree::resolve_object_device(args.object_arch, args.device);
+    o.object_device = choice.device;
+    if (!global.json) std::fprintf(stderr, "ktune: ktune's kernels are built for %s\n", choice.note.c_str());
+  }
   o.repetitions = std::max(3, args.repetitions);
   o.batch_size = std::max(1, args.batch);
   std::signal(SIGINT, on_model_interrupt);
@@ -312,7 +318,8 @@ int list_candidates(const ModelArgs& args, bool json) {
       build = builds[i].ok ? "ok (" + std::to_string(builds[i].seconds).substr(0, 4) + " s)" : "FAILED: " + builds[i].error.substr(0, 300);
     std::printf("%-3zu %-8.3f %-14s %-12s %-10s %-8lld %-8d %s%s\n", i, m.score, join(m.workgroup, ",").c_str(),
                 join(m.subgroup, ",").c_str(), join(m.reduction, ",").c_str(), static_cast<long long>(m.workgroup_size),
-                m.knobs.prefetch_stages, build.c_str(), m.is_default ? "  (IREE's default)" : "");
+                m.knobs.prefetch_stages, build.c_str(),
+                m.is_default ? "  (IREE's default)" : m.knobs.promote_result ? "  (result promoted)" : "");
   }
   return kExitOk;
 }
@@ -537,6 +544,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   tune->add_option("--max-candidates", args->max_candidates, "Candidates per dispatch in IREE's knobs, IREE's default included (default 32)");
   tune->add_option("--max-objects", args->max_objects,
                    "Per GEMM dispatch: ktune's generated kernels substituted as the dispatch's executable object (default 8; 0: none)");
+  tune->add_option("--object-arch", args->object_arch,
+                   "The GPU ktune's kernels are built for: auto (the CUDA device at --device, so wgmma+TMA kernels on "
+                   "Hopper; the target without one), target (mma.sync PTX for the dispatch's target), or an arch (sm_90a)");
   tune->add_option("--strategy", args->strategy, "exhaustive (default: the ranked order), random or annealing");
   tune->add_option("--max-evals", args->max_evals, "Per dispatch: stop after this many candidates");
   tune->add_option("--max-time", args->max_time, "Per dispatch: stop after this many seconds");

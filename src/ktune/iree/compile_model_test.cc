@@ -203,5 +203,34 @@ TEST_F(CompileModel, DispatchKindBuildsKtuneKernelsAsTheExecutableObject) {
   EXPECT_GT(built.resources["build"]["ptxas"]["registers"].get<int>(), 0);
 }
 
+// For a Hopper GPU (--object-arch sm_90a): wgmma objects, sm_90a PTX that builds its own tensor
+// maps, taken by IREE 3.13 into an sm_80 build of the MLP's dispatch and of the whole model,
+// with their 384-thread workgroups and dynamic shared memory beyond sm_80's 163 KB.
+TEST_F(CompileModel, DispatchKindBuildsWgmmaObjectsForAHopperGpu) {
+  if (!cuda::NvrtcCompiler::load()) GTEST_SKIP() << "NVRTC is not installed: " << cuda::NvrtcCompiler::load().error;
+  const ModelSession session =
+      open_model_session(tools_, kSource / "examples/iree/mlp_block_f16.mlir", parse_target("cuda:sm_80"), out_ / "session90", {});
+  DispatchKindOptions ko;
+  ko.max_candidates = 1;
+  ko.max_object_candidates = 8;
+  ko.object_device = resolve_object_device("sm_90a", 0).device;
+  DispatchKind kind(session, 0, ko);
+  int built_count = 0;
+  for (std::size_t i = 0; i < kind.space().size(); ++i) {
+    const Config config = kind.space().at(i);
+    const ObjectCandidate* object = kind.object_candidate(config);
+    if (object == nullptr || object->knobs.path != generated::KernelPath::Wgmma) continue;
+    const device::CompileResult built = kind.compile(config, "");
+    ASSERT_TRUE(built.ok) << object->label << ": " << built.log;
+    const fs::path exe = built.resources["executable"].get<std::string>();
+    const std::string ptx = read_file(exe.parent_path() / "kernel.ptx").value_or("");
+    EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos);
+    EXPECT_NE(ptx.find("tensormap.cp_fenceproxy"), std::string::npos);
+    EXPECT_EQ(built.resources["build"]["threads"].get<int>() % 128, 0);
+    if (++built_count == 2) break;
+  }
+  EXPECT_EQ(built_count, 2);
+}
+
 }  // namespace
 }  // namespace ktune::iree

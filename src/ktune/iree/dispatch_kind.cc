@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 std::string candidate_label(const MatmulKnobs& k) {
   return k.mma_kind + "/sg" + std::to_string(k.subgroup_m) + "x" + std::to_string(k.subgroup_n) + "/wg" +
          std::to_string(k.subgroups_m) + "x" + std::to_string(k.subgroups_n) + "/r" + std::to_string(k.reduction) + "/p" +
-         std::to_string(k.prefetch_stages);
+         std::to_string(k.prefetch_stages) + (k.promote_result ? "/pc" : "");
 }
 
 std::string candidate_label(const MatmulCandidate& c) { return c.is_default ? "default" : candidate_label(c.knobs); }
@@ -68,7 +68,9 @@ DispatchKind::DispatchKind(const ModelSession& session, std::size_t index, const
   const DispatchGemmResult g = recognize_dispatch_gemm(dispatch_.config, read_text(dispatch_.configured));
   gemm_ = g.gemm;
   objects_unsupported_ = g.unsupported;
-  if (gemm_) objects_ = iree::object_candidates(*gemm_, dispatch_.config, options.max_object_candidates, &objects_unsupported_);
+  if (gemm_)
+    objects_ = iree::object_candidates(*gemm_, options.object_device.value_or(object_device(dispatch_.config)),
+                                       options.max_object_candidates, &objects_unsupported_);
   if (!objects_.empty()) {
     auto loaded = cuda::NvrtcCompiler::load();
     if (loaded) {

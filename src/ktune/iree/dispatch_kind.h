@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "ktune/device/cuda/nvrtc.h"
 #include "ktune/iree/dispatch_gemm.h"
@@ -25,6 +26,9 @@ namespace ktune::iree {
 struct DispatchKindOptions {
   std::size_t max_candidates = 32;  // IREE's knobs, including the default
   std::size_t max_object_candidates = 8;  // ktune's generated kernels (0: none)
+  // The GPU ktune's kernels are planned and compiled for (resolve_object_device); unset: the
+  // dispatch's target (mma.sync PTX the driver JITs).
+  std::optional<generated::DeviceTraits> object_device;
   int batch_size = 20;              // dispatches per benchmark repetition
   spec::TuneSettings tune;          // strategy "exhaustive" by default (ranked order)
   measure::Policy policy;           // min_samples = repetitions; min_seconds spread over them

@@ -1,11 +1,16 @@
 #include "ktune/iree/generated_object.h"
 
 #include <fstream>
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <regex>
 #include <sstream>
 
+#include "ktune/device/cuda/device_properties.h"
+#include "ktune/device/cuda/driver_api.h"
 #include "ktune/families/generated/generated_space.h"
+#include "ktune/families/generated/sm90_path.h"
 #include "ktune/iree/matmul_candidates.h"
 
 namespace ktune::iree {
@@ -13,11 +18,14 @@ namespace fs = std::filesystem;
 
 nlohmann::json ObjectCandidate::to_json() const {
   return {{"label", label},
+          {"path", generated::path_name(knobs.path)},
           {"tile", {knobs.tile_m, knobs.tile_n, knobs.tile_k}},
           {"warps", {knobs.subgroup_m, knobs.subgroup_n}},
           {"stages", knobs.stages},
           {"swizzle_group", knobs.swizzle_group},
+          {"persistent", knobs.persistent},
           {"min_blocks_per_sm", knobs.min_blocks_per_sm},
+          {"device", {{"name", device.name}, {"compute_capability", device.compute_capability}, {"sm_count", device.sm_count}}},
           {"estimate_seconds", estimate_seconds}};
 }
 
@@ -32,12 +40,53 @@ generated::DeviceTraits object_device(const ConfiguredDispatch& d) {
   return device;
 }
 
+ObjectDeviceChoice resolve_object_device(const std::string& spec, int ordinal) {
+  ObjectDeviceChoice choice;
+  if (spec == "target") {
+    choice.note = "the dispatch's target";
+    return choice;
+  }
+  if (spec == "auto") {
+    const Loaded<cuda::CudaDriver> driver = cuda::CudaDriver::load();
+    if (!driver) {
+      choice.note = "no CUDA driver (" + driver.error + "): the dispatch's target";
+      return choice;
+    }
+    if (ordinal < 0 || ordinal >= driver->device_count()) {
+      choice.note = "no CUDA device " + std::to_string(ordinal) + ": the dispatch's target";
+      return choice;
+    }
+    const cuda::CudaDeviceProperties p = cuda::query_device_properties(*driver.value, ordinal);
+    generated::DeviceTraits d;
+    d.compute_capability = p.compute_major * 10 + p.compute_minor;
+    d.sm_count = p.multiprocessors;
+    d.max_shared_per_block = static_cast<int>(p.shared_memory_per_block_optin);
+    d.name = p.name;
+    choice.device = d;
+    choice.note = p.name + " (sm_" + std::to_string(d.compute_capability) + ", " + std::to_string(d.sm_count) + " SMs)";
+    return choice;
+  }
+  const auto arch = cuda::nvrtc_arch_number(spec);
+  if (!arch || spec.rfind("sm_", 0) != 0)
+    throw std::invalid_argument("--object-arch '" + spec + "': expected auto, target or an arch such as sm_80 or sm_90a");
+  generated::DeviceTraits d;
+  d.compute_capability = *arch;
+  d.sm_count = multiprocessors_of(spec);
+  d.max_shared_per_block = *arch >= 90 ? generated::kSm90MaxDynamicSharedBytes : *arch == 80 ? 163 * 1024 : 99 * 1024;
+  d.name = spec;
+  choice.device = d;
+  choice.note = spec + " (" + std::to_string(d.sm_count) + " SMs assumed)";
+  return choice;
+}
+
 namespace {
 
 std::string label_of(const generated::GeneratedKnobs& k) {
-  return "ktune/" + std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n) + "x" + std::to_string(k.tile_k) + "/w" +
-         std::to_string(k.subgroup_m) + "x" + std::to_string(k.subgroup_n) + "/s" + std::to_string(k.stages) + "/g" +
-         std::to_string(k.swizzle_group) + "/b" + std::to_string(k.min_blocks_per_sm);
+  const std::string dims = std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n) + "x" + std::to_string(k.tile_k) + "/w" +
+                           std::to_string(k.subgroup_m) + "x" + std::to_string(k.subgroup_n) + "/s" + std::to_string(k.stages) + "/g" +
+                           std::to_string(k.swizzle_group) + "/b" + std::to_string(k.min_blocks_per_sm);
+  if (k.path == generated::KernelPath::MmaSync) return "ktune/" + dims;
+  return "ktune/wgmma/" + dims + (k.persistent ? "/persistent" : "");
 }
 
 // The text of `key(` ... `)` with balanced parentheses, starting the search at `from`.
@@ -52,9 +101,34 @@ std::string balanced(const std::string& text, const std::string& key, std::size_
   return {};
 }
 
+// Why the wgmma path cannot take this dispatch, or "" when it can: TMA reads A and B from
+// their bindings, so their bytes must start 16-byte aligned, and the static shared memory the
+// device-built tensor maps are staged in must fit beside the kernel's dynamic shared memory.
+std::string wgmma_refusal(const DispatchGemm& gemm, const generated::DeviceTraits& device) {
+  if (const auto why = generated::path_unavailable_reason(generated::KernelPath::Wgmma, device)) return *why;
+  for (const GemmOperand& o : gemm.operands)
+    if ((o.role == GemmRole::A || o.role == GemmRole::B) && o.offset_bytes % 16 != 0)
+      return std::string(role_name(o.role)) + " starts " + std::to_string(o.offset_bytes) + " bytes into its binding: TMA needs 16-byte alignment";
+  return {};
+}
+
+bool wgmma_fits(const generated::GeneratedKnobs& k) {
+  const int bytes = generated::sm90_launch_shape(k).dynamic_shared_bytes + kObjectMapStagingBytes;
+  const int blocks = std::max(1, k.min_blocks_per_sm);
+  return bytes <= generated::kSm90MaxDynamicSharedBytes &&
+         blocks * (bytes + generated::kSm90SharedReservedPerCta) <= generated::kSm90SharedBytesPerSm;
+}
+
+std::string join_reasons(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + "; " + b; }
+
 }  // namespace
 
 std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const ConfiguredDispatch& dispatch, std::size_t max,
+                                               std::string* why_none) {
+  return object_candidates(gemm, object_device(dispatch), max, why_none);
+}
+
+std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const generated::DeviceTraits& device, std::size_t max,
                                                std::string* why_none) {
   std::vector<ObjectCandidate> out;
   auto none = [&](std::string why) {
@@ -63,41 +137,46 @@ std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const C
   };
   if (max == 0) return none("no object candidates asked for");
   if (const auto why = generated::unsupported_reason(gemm.problem)) return none(*why);
-  const generated::DeviceTraits device = object_device(dispatch);
-  if (const auto why = generated::path_unavailable_reason(generated::KernelPath::MmaSync, device)) return none(*why);
+  const std::string no_mma_sync = generated::path_unavailable_reason(generated::KernelPath::MmaSync, device).value_or("");
+  const std::string no_wgmma = wgmma_refusal(gemm, device);
+  if (!no_mma_sync.empty() && !no_wgmma.empty()) return none(join_reasons(no_mma_sync, no_wgmma));
   const generated::ProblemTraits traits = generated::problem_traits(gemm.problem);
   generated::SpaceOptions options;
-  options.wgmma = false;
+  options.mma_sync = no_mma_sync.empty();
+  options.wgmma = no_wgmma.empty();
   generated::SpaceSummary summary;
-  // Every valid setting by the model, without split-K; at most half from one CTA tile, so that
-  // a model error cannot hide the other tiles.
-  std::map<std::pair<int, int>, std::size_t> per_tile;
+  // Every valid setting by the model, without split-K (its workspace has no binding); at most
+  // half from one CTA tile, and with both paths at most three quarters from one, so that a
+  // model error cannot hide the other tiles or the other path.
+  std::map<std::tuple<generated::KernelPath, int, int>, std::size_t> per_tile;
+  std::map<generated::KernelPath, std::size_t> per_path;
   const std::size_t tile_cap = std::max<std::size_t>(1, (max + 1) / 2);
+  const std::size_t path_cap = options.mma_sync && options.wgmma ? std::max<std::size_t>(1, max - max / 4) : max;
   for (const generated::RankedKnobs& r : generated::rank_space(traits, device, options, &summary)) {
-    if (r.knobs.split_k != 1 || r.knobs.path != generated::KernelPath::MmaSync) continue;
-    if (per_tile[{r.knobs.tile_m, r.knobs.tile_n}]++ >= tile_cap) continue;
-    out.push_back({r.knobs, r.estimate.seconds, label_of(r.knobs)});
+    const generated::GeneratedKnobs& k = r.knobs;
+    if (k.split_k != 1) continue;
+    if (k.path == generated::KernelPath::Wgmma && !wgmma_fits(k)) continue;
+    if (per_path[k.path] >= path_cap || per_tile[{k.path, k.tile_m, k.tile_n}] >= tile_cap) continue;
+    ++per_path[k.path];
+    ++per_tile[{k.path, k.tile_m, k.tile_n}];
+    out.push_back({k, r.estimate.seconds, label_of(k), device});
     if (out.size() == max) break;
   }
-  if (out.empty()) return none("no setting of the generated kernels fits (" + std::to_string(summary.valid) + " valid of " +
-                               std::to_string(summary.considered) + ", all split-K)");
+  if (out.empty())
+    return none("no setting of the generated kernels fits (" + std::to_string(summary.valid) + " valid of " +
+                std::to_string(summary.considered) + ", all split-K or too large)");
   return out;
 }
 
-std::string emit_object_source(const DispatchGemm& gemm, const ObjectCandidate& c, const ConfiguredDispatch& dispatch) {
+namespace {
+
+// Fills the parameter block: the operands from the bindings, every size as a constant.
+std::string params_assignments(const DispatchGemm& gemm, const ObjectCandidate& c) {
   const generated::ProblemTraits traits = generated::problem_traits(gemm.problem);
-  const generated::DeviceTraits device = object_device(dispatch);
-  const generated::Launch launch = generated::plan_launch(c.knobs, traits, device);
-  const KtuneGemmParams p = generated::make_params(c.knobs, traits, gemm.problem, {}, launch, device);
+  const generated::Launch launch = generated::plan_launch(c.knobs, traits, c.device);
+  const KtuneGemmParams p = generated::make_params(c.knobs, traits, gemm.problem, {}, launch, c.device);
   std::ostringstream out;
-  out << "// ktune generated GEMM as the executable object of IREE dispatch " << dispatch.executable << " (" << c.label << ")\n"
-      << "#define KT80_NO_DEFAULT_ENTRY 1\n"
-      << generated::emit_source(c.knobs, traits) << "\n"
-      << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers.\n"
-      << "extern \"C\" __global__ void KT80_LAUNCH_BOUNDS " << dispatch.export_name << "(";
-  // No __restrict__: IREE may place several operands in one binding (at the offsets below).
-  for (int i = 0; i < gemm.binding_count; ++i) out << (i ? ", " : "") << "char* binding" << i;
-  out << ") {\n  KtuneGemmParams p = {};\n";
+  out << "  KtuneGemmParams p = {};\n";
   for (const GemmOperand& o : gemm.operands)
     out << "  p." << role_name(o.role) << " = binding" << o.binding << (o.offset_bytes ? " + " + std::to_string(o.offset_bytes) + "LL" : "")
         << ";\n";
@@ -109,7 +188,45 @@ std::string emit_object_source(const DispatchGemm& gemm, const ObjectCandidate& 
       << "  p.tiles_m = " << p.tiles_m << "; p.tiles_n = " << p.tiles_n << "; p.swizzle_group = " << p.swizzle_group
       << "; p.grid_tiles = " << p.grid_tiles << ";\n"
       << "  p.alpha = " << (p.alpha == 1.0f ? "1.0f" : std::to_string(p.alpha) + "f") << "; p.beta = " << (p.beta == 0.0f ? "0.0f" : "1.0f")
-      << ";\n  kt80_gemm(p);\n}\n";
+      << ";\n";
+  return out.str();
+}
+
+std::string binding_parameters(const DispatchGemm& gemm) {
+  std::string out;
+  // No __restrict__: IREE may place several operands in one binding (at their offsets).
+  for (int i = 0; i < gemm.binding_count; ++i) out += (i ? ", " : "") + std::string("char* binding") + std::to_string(i);
+  return out;
+}
+
+}  // namespace
+
+std::string emit_object_source(const DispatchGemm& gemm, const ObjectCandidate& c, const ConfiguredDispatch& dispatch) {
+  const generated::ProblemTraits traits = generated::problem_traits(gemm.problem);
+  std::ostringstream out;
+  out << "// ktune generated GEMM as the executable object of IREE dispatch " << dispatch.executable << " (" << c.label << ")\n";
+  if (c.knobs.path == generated::KernelPath::MmaSync) {
+    out << "#define KT80_NO_DEFAULT_ENTRY 1\n"
+        << generated::emit_source(c.knobs, traits) << "\n"
+        << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers.\n"
+        << "extern \"C\" __global__ void KT80_LAUNCH_BOUNDS " << dispatch.export_name << "(" << binding_parameters(gemm) << ") {\n"
+        << params_assignments(gemm, c) << "  kt80_gemm(p);\n}\n";
+    return out.str();
+  }
+  const generated::Launch launch = generated::plan_launch(c.knobs, traits, c.device);
+  const unsigned long long ctas = 1ull * launch.grid[0] * launch.grid[1] * launch.grid[2];
+  out << "#define KT90_NO_DEFAULT_ENTRY 1\n"
+      << generated::emit_source(c.knobs, traits) << "\n"
+      << "// The dispatch passes no tensor maps: each CTA builds its own here (kt90_build_tensor_maps).\n"
+      << "__device__ __align__(128) unsigned char kt_device_tensor_maps[" << ctas << "][256];\n\n"
+      << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers.\n"
+      << "extern \"C\" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) " << dispatch.export_name << "("
+      << binding_parameters(gemm) << ") {\n"
+      << "  __shared__ __align__(128) unsigned char kt_map_staging[256];\n"
+      << params_assignments(gemm, c)
+      << "  unsigned char* maps = kt_device_tensor_maps[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)];\n"
+      << "  if (threadIdx.x < 32) kt90_build_tensor_maps(p, kt_map_staging, maps);\n"
+      << "  kt90_gemm(p, maps, maps + 128);\n}\n";
   return out.str();
 }
 
@@ -127,7 +244,7 @@ std::string emit_object_executable(const DispatchGemm& gemm, const ObjectCandida
     throw DispatchParseError(dispatch.file + ": the export's target, layout or count region is not where IREE writes it");
   if (layout.find("constants =") != std::string::npos) throw DispatchParseError(dispatch.file + ": the layout has push constants");
   const generated::ProblemTraits traits = generated::problem_traits(gemm.problem);
-  const generated::Launch launch = generated::plan_launch(c.knobs, traits, object_device(dispatch));
+  const generated::Launch launch = generated::plan_launch(c.knobs, traits, c.device);
   std::ostringstream out;
   out << "// " << c.label << ": ktune's generated GEMM replacing " << dispatch.executable << " (written by ktune)\n"
       << "hal.executable public @" << dispatch.executable << " {\n"
@@ -157,7 +274,9 @@ ObjectBuild write_object_candidate(const DumpedDispatch& dispatch, const Dispatc
   cuda::NvrtcRequest request;
   request.source = source;
   request.program_name = b.source.string();
-  request.arch = dispatch.config.arch;  // the PTX targets what IREE targets; the driver JITs it
+  // mma.sync: PTX for what IREE targets (the driver JITs it for the GPU at hand); wgmma: sm_90a,
+  // which only a Hopper GPU loads.
+  request.arch = c.knobs.path == generated::KernelPath::Wgmma ? generated::compile_arch(c.knobs.path, c.device) : dispatch.config.arch;
   request.options = {"-std=c++17"};
   const cuda::NvrtcResult r = nvrtc.compile(request);
   b.nvrtc_seconds = r.seconds;
@@ -179,7 +298,7 @@ ObjectBuild write_object_candidate(const DumpedDispatch& dispatch, const Dispatc
     return b;
   }
   const generated::ProblemTraits traits = generated::problem_traits(gemm.problem);
-  const generated::Launch launch = generated::plan_launch(c.knobs, traits, object_device(dispatch.config));
+  const generated::Launch launch = generated::plan_launch(c.knobs, traits, c.device);
   b.resources = {{"grid", launch.grid}, {"threads", launch.shape.threads}, {"dynamic_shared_bytes", launch.shape.dynamic_shared_bytes},
                  {"nvrtc_seconds", r.seconds}};
   if (const analysis::KernelResourceUsage* usage = r.resources.find(dispatch.config.export_name))

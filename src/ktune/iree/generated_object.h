@@ -8,12 +8,16 @@
 // size, dynamic shared memory and grid. `--iree-hal-substitute-executable-object=NAME=FILE.mlir`
 // replaces the dispatch's executable with it in the dispatch's benchmark and in the whole model.
 //
-// Only the mma.sync path: the wgmma path reads TMA descriptors that the host encodes per
-// buffer, which an IREE dispatch cannot pass; and no split-K, whose workspace and counters
-// have no binding in the dispatch's layout.
+// Both kernel paths. mma.sync objects are PTX for IREE's target (the driver JITs them for the
+// GPU). wgmma objects are sm_90a PTX, for a Hopper GPU only (the `device` they were planned
+// for): their TMA reads tensor maps, which a dispatch cannot be passed (its only parameters are
+// its buffers), so each CTA builds its own in global memory (kt90_build_tensor_maps in
+// gemm_sm90.cuh: tensormap.replace field by field, then the tensormap proxy fence). No split-K,
+// whose workspace and counters have no binding in the dispatch's layout.
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,14 +33,26 @@ namespace ktune::iree {
 struct ObjectCandidate {
   generated::GeneratedKnobs knobs;
   double estimate_seconds = 0;  // the generated family's cost model
-  std::string label;            // "ktune/128x128x32/w2x2/s3/g8/b1": also the space's value
+  // "ktune/128x128x32/w2x2/s3/g8/b1" (mma.sync), "ktune/wgmma/128x256x64/w2x1/s4/g8/b1[/persistent]":
+  // also the space's value
+  std::string label;
+  generated::DeviceTraits device;  // what the launch is planned for (SM count, arch)
   nlohmann::json to_json() const;
 };
 
-// The device the objects are built for: the dispatch's target (its arch, its shared memory).
+// Static shared memory of a wgmma object: its two tensor maps are staged in 256 bytes, which
+// ptxas rounds to 1024 next to the kernel's 1024-byte-aligned dynamic shared memory.
+inline constexpr int kObjectMapStagingBytes = 1024;
+
+// The device the objects are built for when the GPU is not known: the dispatch's target (its
+// arch, its shared memory), so only mma.sync.
 generated::DeviceTraits object_device(const ConfiguredDispatch& dispatch);
 
-// The best `max` settings by the cost model; empty with `why_none` set when none can run.
+// The best `max` settings by the cost model for `device` (both paths on sm_90, a quarter of
+// them kept for the other path); empty with `why_none` set when none can run.
+std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const generated::DeviceTraits& device, std::size_t max,
+                                               std::string* why_none = nullptr);
+// The same for the dispatch's target (object_device).
 std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const ConfiguredDispatch& dispatch, std::size_t max,
                                                std::string* why_none = nullptr);
 
@@ -47,6 +63,18 @@ std::string emit_object_source(const DispatchGemm& gemm, const ObjectCandidate& 
 // for the variant's target and the export's layout), linking `ptx`.
 std::string emit_object_executable(const DispatchGemm& gemm, const ObjectCandidate& candidate, const ConfiguredDispatch& dispatch,
                                    const std::string& configured_text, const std::filesystem::path& ptx);
+
+// Which GPU ktune's kernels are planned for (`ktune model tune --object-arch`):
+//   "target": none, the dispatch's own target (mma.sync PTX for IREE's arch, JITed anywhere);
+//   "auto":   CUDA device `ordinal` when the driver answers (so wgmma on a Hopper GPU), else
+//             none, with the reason in `note`;
+//   "sm_80", "sm_90a", ...: that architecture with its SM count and shared memory.
+// A spelling that is none of these throws std::invalid_argument.
+struct ObjectDeviceChoice {
+  std::optional<generated::DeviceTraits> device;
+  std::string note;  // what was chosen, or why auto fell back to the target
+};
+ObjectDeviceChoice resolve_object_device(const std::string& spec, int ordinal);
 
 struct ObjectBuild {
   bool ok = false;

@@ -92,6 +92,7 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
     DispatchKindOptions ko;
     ko.max_candidates = o.max_candidates;
     ko.max_object_candidates = o.max_object_candidates;
+    ko.object_device = o.object_device;
     ko.batch_size = o.batch_size;
     ko.policy = benchmark_policy(o);
     ko.verify = false;  // IREE's own configuration: nothing to compare it with
@@ -192,6 +193,7 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
     DispatchKindOptions ko;
     ko.max_candidates = o.max_candidates;
     ko.max_object_candidates = o.max_object_candidates;
+    ko.object_device = o.object_device;
     ko.batch_size = o.batch_size;
     ko.policy = benchmark_policy(o);
     ko.tune.strategy = "exhaustive";  // the ranked order, the default first

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ktune/families/generated/generated_kernel.h"
 #include "ktune/iree/model_session.h"
 #include "ktune/tuner/tuner.h"
 
@@ -24,6 +25,7 @@ struct ModelRunOptions {
   std::size_t top = 5;                // dispatches tuned
   std::size_t max_candidates = 32;    // per dispatch, IREE's knobs, the default included
   std::size_t max_object_candidates = 8;  // per dispatch, ktune's generated kernels
+  std::optional<generated::DeviceTraits> object_device;  // the GPU they run on (DispatchKindOptions)
   int batch_size = 20;
   int repetitions = 10;               // benchmark repetitions per candidate (samples)
   double min_share = 0.0;             // dispatches below this share of the profile are not tuned

@@ -189,7 +189,10 @@ __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, l
   return k_end > k_begin ? static_cast<int>((k_end - k_begin + KT_TILE_K - 1) / KT_TILE_K) : 0;
 }
 
-extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_gemm_sm90(const __grid_constant__ KtuneGemmParams p) {
+// The kernel's body. `map_a` and `map_b` are A's and B's tensor maps: the parameter block's own
+// (the default entry below) or maps built in global memory by kt90_build_tensor_maps (an IREE
+// dispatch, whose only parameters are its buffers). TMA reads a map from either space.
+static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
   extern __shared__ __align__(1024) unsigned char kt_smem[];
   const kt_u32 smem_raw = kt_smem_addr(kt_smem);
   const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
@@ -213,8 +216,8 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
 #endif
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(&p.tma_a)) : "memory");
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(&p.tma_b)) : "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_a)) : "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_b)) : "memory");
   }
   __syncthreads();
 
@@ -252,17 +255,17 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
         const kt_u32 tile_b = tile_a + KT_A_TILE_BYTES;
 #if KT_A_K_CONTIGUOUS
 #pragma unroll
-        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_M * 128), &p.tma_a, full, k0 + 64 * c, m0, batch);
+        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_M * 128), map_a, full, k0 + 64 * c, m0, batch);
 #else
 #pragma unroll
-        for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_K * 128), &p.tma_a, full, m0 + 64 * c, k0, batch);
+        for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_K * 128), map_a, full, m0 + 64 * c, k0, batch);
 #endif
 #if KT_B_K_CONTIGUOUS
 #pragma unroll
-        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_N * 128), &p.tma_b, full, k0 + 64 * c, n0, batch);
+        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_N * 128), map_b, full, k0 + 64 * c, n0, batch);
 #else
 #pragma unroll
-        for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_K * 128), &p.tma_b, full, n0 + 64 * c, k0, batch);
+        for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_K * 128), map_b, full, n0 + 64 * c, k0, batch);
 #endif
         if (++stage == KT_STAGES) {
           stage = 0;
@@ -525,6 +528,88 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
 #if KT_STAGED_STORES
   if (bulk_pending) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #endif
+}
+
+
+// The executable object of an IREE dispatch (iree/generated_object.cc) defines
+// KT90_NO_DEFAULT_ENTRY and has an entry of its own over the dispatch's bindings.
+#ifndef KT90_NO_DEFAULT_ENTRY
+extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_gemm_sm90(const __grid_constant__ KtuneGemmParams p) {
+  kt90_gemm(p, &p.tma_a, &p.tma_b);
+}
+#endif
+
+// ---- tensor maps built on the device ------------------------------------------------------
+// A kernel whose caller cannot encode tensor maps on the host (an IREE dispatch gets only its
+// buffers) builds them itself: one warp zeroes 128 bytes of shared memory per map, lane 0
+// writes every field with tensormap.replace (the same 3-D map sm90_encode_tensor_maps asks
+// cuTensorMapEncodeTiled for, except the L2 promotion, which no instruction sets), and the warp
+// copies both maps to this CTA's own 256 bytes of global memory with the tensormap proxy
+// release; the acquire fence then makes them visible to this warp's TMA (thread 0 produces).
+// Field values are PTX's: the rank is stored minus one, strides in bytes, bf16 is 10.
+#if KT_IN_TYPE == 1
+#define KT_TENSORMAP_ELEMTYPE "10"
+#else
+#define KT_TENSORMAP_ELEMTYPE "6"
+#endif
+__device__ __forceinline__ void kt_tensormap_write(kt_u32 map, const void* base, long long inner, long long outer,
+                                                   long long ld, long long batch_stride, int batch, int box_outer) {
+  // A single batch entry has no meaningful batch stride; any valid one will do (as on the host).
+  const long long batch_elements = batch > 1 ? batch_stride : ld * outer;
+  asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;" ::"r"(map), "l"(base) : "memory");
+  asm volatile("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], 2;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 0, 64;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 1, %1;" ::"r"(map), "r"(box_outer) : "memory");
+  asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 2, 1;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(map), "r"(static_cast<kt_u32>(inner))
+               : "memory");
+  asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 1, %1;" ::"r"(map), "r"(static_cast<kt_u32>(outer))
+               : "memory");
+  asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 2, %1;" ::"r"(map), "r"(static_cast<kt_u32>(batch))
+               : "memory");
+  asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %1;" ::"r"(map), "l"(ld * 2) : "memory");
+  asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 1, %1;" ::"r"(map), "l"(batch_elements * 2)
+               : "memory");
+  asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 0, 1;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 1, 1;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 2, 1;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], " KT_TENSORMAP_ELEMTYPE ";" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%0], 0;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%0], 0;" ::"r"(map) : "memory");
+}
+
+// Called by all 32 threads of warp 0. `staging`: 256 bytes of shared memory, 128-byte aligned;
+// `maps`: 256 bytes of global memory, 128-byte aligned, this CTA's alone (A's map, then B's).
+__device__ __forceinline__ void kt90_build_tensor_maps(const KtuneGemmParams& p, unsigned char* staging, unsigned char* maps) {
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  reinterpret_cast<kt_u32*>(staging)[lane] = 0u;
+  reinterpret_cast<kt_u32*>(staging)[lane + 32] = 0u;
+  __syncwarp();
+  const kt_u32 map_a = kt_smem_addr(staging), map_b = map_a + 128;
+  if (lane == 0) {
+#if KT_A_K_CONTIGUOUS
+    kt_tensormap_write(map_a, p.a, p.k, p.m, p.lda, p.batch_stride_a, p.batch, KT_TILE_M);
+#else
+    kt_tensormap_write(map_a, p.a, p.m, p.k, p.lda, p.batch_stride_a, p.batch, KT_TILE_K);
+#endif
+#if KT_B_K_CONTIGUOUS
+    kt_tensormap_write(map_b, p.b, p.k, p.n, p.ldb, p.batch_stride_b, p.batch, KT_TILE_N);
+#else
+    kt_tensormap_write(map_b, p.b, p.n, p.k, p.ldb, p.batch_stride_b, p.batch, KT_TILE_K);
+#endif
+  }
+  __syncwarp();
+  asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;" ::"l"(
+                   maps),
+               "r"(map_a)
+               : "memory");
+  asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;" ::"l"(
+                   maps + 128),
+               "r"(map_b)
+               : "memory");
+  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(maps) : "memory");
+  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(maps + 128) : "memory");
 }
 
 #endif  // KTUNE_GEMM_SM90_CUH
