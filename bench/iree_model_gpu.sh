@@ -4,7 +4,7 @@
 # default build in the same session), plus torch.matmul on the seed shapes in the same run.
 # Everything it needs is carried in .carry/iree_model (bench/iree_model_prepare.sh makes it):
 # the static ktune, IREE's runtime tools and iree-compile with libIREECompiler.so (xz).
-#   bench/iree_model_gpu.sh OUT "MODEL[:TOP[:MAXCAND]] ..."
+#   bench/iree_model_gpu.sh OUT "MODEL[:TOP[:MAXCAND[:MAXOBJECTS]]] ..."
 # Writes OUT/<model>.json (ktune's --json answer), OUT/<model>.progress, OUT/<model>_tuned/,
 # OUT/torch.json, OUT/model.db.
 set -u
@@ -37,10 +37,10 @@ for x in "$C"/*_test.xz; do
 done
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.csv" 2>&1
 for spec in $MODELS; do
-  IFS=: read -r name top maxc <<< "$spec"
+  IFS=: read -r name top maxc maxobj <<< "$spec"
   start=$(date +%s.%N)
   "$K" --db "$OUT/model.db" --json model tune "examples/iree/$name.mlir" --target cuda:sm_80 --iree-tools "$T" \
-    --out "/tmp/ktune_work/$name" --top "${top:-5}" --max-candidates "${maxc:-32}" -o "$OUT/${name}_tuned" \
+    --out "/tmp/ktune_work/$name" --top "${top:-5}" --max-candidates "${maxc:-32}" --max-objects "${maxobj:-8}" -o "$OUT/${name}_tuned" \
     --progress json > "$OUT/$name.json" 2> "$OUT/$name.progress"
   echo "$name rc=$? wall=$(python3 -c "import time; print(round(time.time() - $start, 1))") s"
   # The -o answer as a user applies it: compile.sh with the carried iree-compile.
@@ -61,11 +61,15 @@ try:
         a = torch.randn(m, k, device="cuda", dtype=torch.float16)
         b = torch.randn(k, n, device="cuda", dtype=torch.float16)
         res[f"{m}x{n}x{k}"] = do_bench(lambda: a @ b, return_mode="median") * 1e-3
+        # The IREE dispatches keep f32 results: cuBLAS with an f32 output, where this torch has it.
+        try:
+            res[f"{m}x{n}x{k}_f32_out"] = do_bench(lambda: torch.mm(a, b, out_dtype=torch.float32), return_mode="median") * 1e-3
+        except Exception as e:  # noqa: BLE001
+            res[f"{m}x{n}x{k}_f32_out"] = repr(e)
 except Exception as e:  # noqa: BLE001
     res = {"error": repr(e)}
 json.dump(res, open(sys.argv[1], "w"), indent=1)
 PY
 cat "$OUT/torch.json"; echo
-# The device tool brings back a limited number of files: the database and the -o answers travel
-# as one archive.
-(cd "$OUT" && tar czf answers.tgz model.db *_tuned && rm -rf model.db *_tuned)
+# The device tool brings back a limited number of files: everything travels as one archive.
+(cd "$OUT" && tar czf answers.tgz --exclude answers.tgz . && find . -mindepth 1 ! -name answers.tgz -exec rm -rf {} +)

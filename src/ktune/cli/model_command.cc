@@ -318,8 +318,7 @@ int list_candidates(const ModelArgs& args, bool json) {
       build = builds[i].ok ? "ok (" + std::to_string(builds[i].seconds).substr(0, 4) + " s)" : "FAILED: " + builds[i].error.substr(0, 300);
     std::printf("%-3zu %-8.3f %-14s %-12s %-10s %-8lld %-8d %s%s\n", i, m.score, join(m.workgroup, ",").c_str(),
                 join(m.subgroup, ",").c_str(), join(m.reduction, ",").c_str(), static_cast<long long>(m.workgroup_size),
-                m.knobs.prefetch_stages, build.c_str(),
-                m.is_default ? "  (IREE's default)" : m.knobs.promote_result ? "  (result promoted)" : "");
+                m.knobs.prefetch_stages, build.c_str(), m.is_default ? "  (IREE's default)" : "");
   }
   return kExitOk;
 }

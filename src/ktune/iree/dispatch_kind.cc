@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 std::string candidate_label(const MatmulKnobs& k) {
   return k.mma_kind + "/sg" + std::to_string(k.subgroup_m) + "x" + std::to_string(k.subgroup_n) + "/wg" +
          std::to_string(k.subgroups_m) + "x" + std::to_string(k.subgroups_n) + "/r" + std::to_string(k.reduction) + "/p" +
-         std::to_string(k.prefetch_stages) + (k.promote_result ? "/pc" : "");
+         std::to_string(k.prefetch_stages);
 }
 
 std::string candidate_label(const MatmulCandidate& c) { return c.is_default ? "default" : candidate_label(c.knobs); }

@@ -53,12 +53,7 @@ std::string rejection(const MatmulKnobs& k, const MmaIntrinsic& i, const Problem
   // Both operands' tiles promoted to shared memory, one copy per prefetch stage.
   const std::int64_t shared = (k.workgroup_m(i) + k.workgroup_n(i)) * k.reduction * i.k * element_bytes(i.input) *
                               std::max(1, k.prefetch_stages);
-  // A promoted result tile (f32 accumulators) takes its own shared memory, and then IREE 3.13
-  // keeps two copies of the operands even at one prefetch stage (measured: 128x128 tiles with
-  // reduction 8 and one stage asked for 196608 bytes).
-  const std::int64_t result =
-      k.promote_result ? k.workgroup_m(i) * k.workgroup_n(i) * 4 + (k.prefetch_stages < 2 ? shared : 0) : 0;
-  if (shared + result > p.shared_bytes) return "promoted operands exceed shared memory";
+  if (shared > p.shared_bytes) return "promoted operands exceed shared memory";
   const std::int64_t accumulators = std::int64_t{k.subgroup_m} * k.subgroup_n * i.m * i.n / p.subgroup_size;
   if (accumulators > 128) return "accumulators exceed registers";
   // Accumulators plus ~64 registers of addresses and fragments, for every thread: past the
@@ -98,27 +93,6 @@ MatmulCandidate make_candidate(const MatmulKnobs& k, const MmaIntrinsic& i, cons
   return c;
 }
 
-// A quarter of `max` again with the result tile promoted too: the best kept candidates whose
-// twin shared memory holds, each twin right after its original, within `max` in all. Its
-// effect is measured, not modelled: the twin has the same score.
-void add_promoted_twins(std::vector<MatmulCandidate>& kept, const Problem& p, std::size_t max) {
-  const std::size_t twins = std::max<std::size_t>(1, (max + 3) / 4);
-  std::vector<MatmulCandidate> out;
-  std::size_t added = 0;
-  for (const MatmulCandidate& c : kept) {
-    out.push_back(c);
-    if (added == twins || c.knobs.promote_result) continue;
-    MatmulKnobs k = c.knobs;
-    k.promote_result = true;
-    const auto intrinsic = parse_mma_intrinsic(k.mma_kind);
-    if (!intrinsic || !rejection(k, *intrinsic, p).empty()) continue;
-    out.push_back(make_candidate(k, *intrinsic, p, false));
-    ++added;
-  }
-  if (out.size() > max) out.resize(max);
-  kept = std::move(out);
-}
-
 }  // namespace
 
 std::optional<MmaIntrinsic> parse_mma_intrinsic(const std::string& name) {
@@ -140,13 +114,13 @@ std::optional<MmaIntrinsic> parse_mma_intrinsic(const std::string& name) {
 std::string MatmulKnobs::key() const {
   return "mma=" + mma_kind + ",sg=" + std::to_string(subgroup_m) + "x" + std::to_string(subgroup_n) +
          ",wg=" + std::to_string(subgroups_m) + "x" + std::to_string(subgroups_n) + ",r=" + std::to_string(reduction) +
-         ",p=" + std::to_string(prefetch_stages) + (promote_result ? ",pc" : "");
+         ",p=" + std::to_string(prefetch_stages);
 }
 
 nlohmann::json MatmulKnobs::to_json() const {
   return {{"mma_kind", mma_kind},         {"subgroup_m", subgroup_m},   {"subgroup_n", subgroup_n},
           {"subgroups_m", subgroups_m},   {"subgroups_n", subgroups_n}, {"reduction", reduction},
-          {"prefetch_stages", prefetch_stages}, {"promote_result", promote_result}};
+          {"prefetch_stages", prefetch_stages}};
 }
 
 nlohmann::json MatmulCandidate::to_json() const {
@@ -179,7 +153,6 @@ std::optional<MatmulKnobs> default_knobs(const ConfiguredDispatch& d) {
   k.subgroups_m = static_cast<int>((*wg)[0] / per_m);
   k.subgroups_n = static_cast<int>((*wg)[1] / per_n);
   k.prefetch_stages = static_cast<int>(pipeline_option(d, "prefetch_num_stages").value_or(2));
-  k.promote_result = root.tiles("promote_operands") == std::vector<std::int64_t>{0, 1, 2};
   return k;
 }
 
@@ -216,6 +189,10 @@ std::vector<MatmulCandidate> matmul_candidates(const ConfiguredDispatch& d, cons
       intrinsics.push_back(*i);
   if (intrinsics.empty()) intrinsics.push_back(base_intrinsic);
 
+  // Not knobs here, because measured slower on the seed dispatch (CUDA sm_80 build on H100/H200,
+  // docs/benchmarks.md, issue 10 session 11): no_reduce_shared_memory_bank_conflicts = true
+  // (2.2x slower), promote_operands = [0, 1, 2] (2.7x slower), the VectorDistribute pipeline
+  // (best 1.35x slower than TileAndFuse's best); reorder_workgroups_strategy leaves the PTX as it is.
   std::vector<MatmulCandidate> kept;
   std::set<std::string> seen = {base->key()};
   std::set<int> stages = {1, 2, 3, 4, base->prefetch_stages};
@@ -237,8 +214,6 @@ std::vector<MatmulCandidate> matmul_candidates(const ConfiguredDispatch& d, cons
               }
   std::stable_sort(kept.begin(), kept.end(), [](const MatmulCandidate& a, const MatmulCandidate& b) { return a.score > b.score; });
   if (options.max_candidates > 0 && kept.size() > options.max_candidates - 1) kept.resize(options.max_candidates - 1);
-  if (d.lowering_configs.front().tiles("promote_operands") == std::vector<std::int64_t>{0, 1})
-    add_promoted_twins(kept, p, options.max_candidates > 0 ? options.max_candidates - 1 : kept.size() * 2);
   std::vector<MatmulCandidate> out;
   out.push_back(make_candidate(*base, base_intrinsic, p, true));
   out.insert(out.end(), kept.begin(), kept.end());

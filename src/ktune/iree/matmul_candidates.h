@@ -34,10 +34,6 @@ struct MatmulKnobs {
   int subgroups_m = 1, subgroups_n = 1; // subgroups per workgroup along M and N
   int reduction = 1;                    // MMA k-steps per reduction tile (IREE's `reduction`)
   int prefetch_stages = 2;
-  // promote_operands = [0, 1, 2] instead of IREE's [0, 1]: the result tile goes through shared
-  // memory too, so the epilogue writes whole rows (one vectorized store loop in the PTX instead
-  // of 32 scattered stores per thread) at the price of shared memory for the tile.
-  bool promote_result = false;
 
   // Derived, given the intrinsic and the subgroup size.
   std::int64_t workgroup_m(const MmaIntrinsic& i) const { return std::int64_t{subgroups_m} * subgroup_m * i.m; }

@@ -82,35 +82,6 @@ void check_space(const std::string& file, int subgroup_size) {
 }
 
 TEST(MatmulCandidates, CudaSpaceIsConstrainedRankedAndRewritable) { check_space("configured_matmul_sm80.mlir", 32); }
-// The best quarter comes again with the result tile promoted to shared memory too, right after
-// its twin, where shared memory holds it.
-TEST(MatmulCandidates, TheBestCandidatesAlsoComeWithTheResultPromoted) {
-  const ConfiguredDispatch d = parse_configured_dispatch(fixture("configured_matmul_sm80.mlir"), "sm80");
-  ASSERT_FALSE(default_knobs(d)->promote_result);  // IREE's own: promote_operands = [0, 1]
-  CandidateOptions options;
-  options.max_candidates = 32;
-  const std::vector<MatmulCandidate> c = matmul_candidates(d, options);
-  ASSERT_EQ(c.size(), 32u);
-  std::size_t twins = 0;
-  for (std::size_t i = 1; i < c.size(); ++i) {
-    if (!c[i].knobs.promote_result) continue;
-    ++twins;
-    MatmulKnobs plain = c[i].knobs;
-    plain.promote_result = false;
-    EXPECT_EQ(c[i - 1].knobs, plain) << c[i].knobs.key();
-    EXPECT_NE(c[i].knobs.key().find(",pc"), std::string::npos);
-    const std::string text = apply_candidate(fixture("configured_matmul_sm80.mlir"), d, c[i]);
-    const ConfiguredDispatch back = parse_configured_dispatch(text, "rewritten");
-    EXPECT_EQ(back.lowering_configs[0].tiles("promote_operands"), (std::vector<std::int64_t>{0, 1, 2}));
-    // 128 x 128 f32 result tiles (64 KB) and the stages still fit sm_80's 163 KB.
-    EXPECT_LE((c[i].workgroup[0] + c[i].workgroup[1]) * c[i].knobs.reduction * 16 * 2 * c[i].knobs.prefetch_stages +
-                  c[i].workgroup[0] * c[i].workgroup[1] * 4,
-              166912);
-  }
-  EXPECT_GE(twins, 4u);  // a quarter of 31, less those cut by the cap of 32
-  EXPECT_LE(twins, 8u);
-}
-
 TEST(MatmulCandidates, HipSpaceIsConstrainedRankedAndRewritable) { check_space("configured_matmul_gfx942.mlir", 64); }
 
 TEST(MatmulCandidates, ANonMatmulHasNoneAndSaysWhy) {

@@ -28,8 +28,6 @@ std::string rebuild_lowering_config(const LoweringConfig& root, const MatmulCand
   set("workgroup", list(c.workgroup));
   set("reduction", list(c.reduction));
   set("subgroup", list(c.subgroup));
-  if (c.knobs.promote_result || root.find("promote_operands"))
-    set("promote_operands", c.knobs.promote_result ? "[0, 1, 2]" : "[0, 1]");
   std::string body;
   for (const AttributeEntry& e : entries) body += (body.empty() ? "" : ", ") + e.key + (e.value.empty() ? "" : " = " + e.value);
   return "#" + root.kind + "<{" + body + "}>";
