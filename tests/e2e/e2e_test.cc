@@ -484,7 +484,8 @@ TEST_F(E2EModel, BadInputIsAClearError) {
 // build, timed again) with -o, whose compile.sh must compile the model with the real IREE.
 TEST_F(E2EModel, ProfileAndTuneOnTheCpuTarget) {
   const std::string model = (kSource / "examples" / "iree" / "matmul_32x2048x1024_f16.mlir").string();
-  CommandResult p = ktune("--json model profile " + model + " --target cpu:host --repetitions 3 --out " + shell_quote((dir_ / "work").string()));
+  CommandResult p = ktune("--json model profile " + model + " --target cpu:host --repetitions 3 --out " + shell_quote((dir_ / "work").string()) +
+                          " --html " + shell_quote((dir_ / "profile.html").string()));
   ASSERT_EQ(p.code, 0) << p.err << p.out;
   const nlohmann::json profile = p.json();
   EXPECT_GT(profile["model_median_s"].get<double>(), 0);
@@ -492,9 +493,11 @@ TEST_F(E2EModel, ProfileAndTuneOnTheCpuTarget) {
   EXPECT_GT(profile["dispatches"][0]["median_s"].get<double>(), 0);
   EXPECT_EQ(profile["dispatches"][0]["status"], "ok");
   EXPECT_FALSE(profile["dispatches"][0]["tunable"].get<bool>());
+  // --html: the same dispatches as a page.
+  EXPECT_NE(slurp(dir_ / "profile.html").find("<code>" + profile["dispatches"][0]["name"].get<std::string>() + "</code>"), std::string::npos);
 
   CommandResult t = ktune("--json model tune " + model + " --target cpu:host --repetitions 3 --out " + shell_quote((dir_ / "work").string()) +
-                          " -o " + shell_quote((dir_ / "tuned").string()));
+                          " -o " + shell_quote((dir_ / "tuned").string()) + " --html " + shell_quote((dir_ / "tune.html").string()));
   ASSERT_EQ(t.code, 0) << t.err << t.out;
   const nlohmann::json tuning = t.json();
   EXPECT_GT(tuning["default_model_s"].get<double>(), 0);
@@ -502,6 +505,7 @@ TEST_F(E2EModel, ProfileAndTuneOnTheCpuTarget) {
   EXPECT_TRUE(tuning["substitutions"].empty());
   EXPECT_NE(slurp(dir_ / "tuned" / "flags.txt").find("--iree-hal-local-target-device-backends=llvm-cpu"), std::string::npos);
   EXPECT_TRUE(nlohmann::json::parse(slurp(dir_ / "tuned" / "result.json")).contains("profile"));
+  EXPECT_NE(slurp(dir_ / "tune.html").find("<code>" + profile["dispatches"][0]["name"].get<std::string>() + "</code>"), std::string::npos);
 
   // Every measurement is a result in the database: whole-model and dispatch timings, twice each.
   CommandResult results = ktune("--json results");

@@ -23,6 +23,7 @@
 #include "ktune/iree/offline_rank.h"
 #include "ktune/iree/tuning_spec.h"
 #include "ktune/report/model_inspection_html.h"
+#include "ktune/report/model_profile_html.h"
 #include "ktune/report/progress.h"
 
 namespace ktune::cli {
@@ -41,7 +42,7 @@ struct ModelArgs {
   bool no_resume = false;
   // substitute, spec
   std::vector<std::string> objects;
-  std::string html;  // inspect --html
+  std::string html;  // inspect, profile, tune --html
 };
 
 extern "C" void on_model_interrupt(int) { tuner::interrupt_flag().store(true); }
@@ -100,6 +101,15 @@ void add_run_options(CLI::App* cmd, ModelArgs& args) {
   cmd->add_option("--jobs", args.jobs, "iree-compile processes in parallel (default: one per core)");
   cmd->add_option("--progress", args.progress, "auto, bar, json, none");
   cmd->add_flag("--no-resume", args.no_resume, "Measure again what the database already has");
+  cmd->add_option("--html", args.html, "Also write the result as a self-contained HTML page (dispatches ranked by share)");
+}
+
+// --html FILE: the rendered page, or an error naming the file.
+void write_page(const std::string& path, const std::string& html) {
+  std::ofstream page(path);
+  page << html;
+  page.close();
+  if (!page) throw std::runtime_error("cannot write " + path);
 }
 
 void print_profile(const iree::ModelProfile& p) {
@@ -492,11 +502,7 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       j["model"] = c.model.string();
       j["iree_version"] = tools.version;
       j["dump_dir"] = c.dump_dir.string();
-      if (!args->html.empty()) {
-        std::ofstream page(args->html);
-        page << report::render_model_inspection_html(j);
-        if (!page) throw std::runtime_error("cannot write " + args->html);
-      }
+      if (!args->html.empty()) write_page(args->html, report::render_model_inspection_html(j));
       if (global.json) {
         print_json(j);
       } else {
@@ -526,8 +532,10 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
     handler = [&global, args]() -> int {
       const iree::ModelSession session = open_session(*args);
       const iree::ModelProfile p = iree::profile_model(session, run_options(*args, global));
-      if (global.json) print_json(p.to_json());
+      const nlohmann::json j = p.to_json();
+      if (global.json) print_json(j);
       else print_profile(p);
+      if (!args->html.empty()) write_page(args->html, report::render_model_profile_html(j));
       return p.model_median_s ? kExitOk : kExitNoValidConfig;
     };
   });
@@ -555,8 +563,10 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       const iree::ModelSession session = open_session(*args);
       const iree::ModelTuning t = iree::tune_model(session, run_options(*args, global));
       if (!args->output.empty()) iree::write_tuning_output(session, t, args->output);
-      if (global.json) print_json(t.to_json());
+      const nlohmann::json j = t.to_json();
+      if (global.json) print_json(j);
       else print_tuning(t);
+      if (!args->html.empty()) write_page(args->html, report::render_model_profile_html(j));
       if (tuner::interrupt_flag().load()) return kExitInterrupted;
       return t.default_model_s ? kExitOk : kExitNoValidConfig;
     };
