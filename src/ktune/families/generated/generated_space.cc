@@ -67,6 +67,10 @@ struct Rates {
   double hbm = 3.35e12;
   double l2 = 10e12;
   double launch = 3e-6;
+  // Split-K partial sums land one fp32 atomic add per element and slice; the L2 retires about
+  // this many per second (H100, 512x5120x13824 f16: every split-3 kernel ran 290-340 us against
+  // 117 us unsplit, 7.9 M atomic adds for the difference; issue 12, session 11).
+  double split_atomics = 45e9;
 };
 Rates rates_for(const DeviceTraits& device) {
   Rates r;
@@ -193,7 +197,8 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
     const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
     // ...and every slice's atomic adds land on the same addresses, which the L2 serialises
     // (64x64x65536 on H200: split 128 ran 21 us where the traffic alone predicts 5).
-    e.reduction_seconds = partial * (2.0 * k.split_k + 2.0) / r.l2 + 2e-6 + k.split_k * 0.1e-6;
+    e.reduction_seconds = partial * (2.0 * k.split_k + 2.0) / r.l2 + 2e-6 + k.split_k * 0.1e-6 +
+                          static_cast<double>(t.m) * t.n * t.batch * k.split_k / r.split_atomics;
   }
   // Mostly-idle GPUs hide less latency: a kernel with few CTAs per SM runs its K loop
   // latency-bound, about 1.5 us per K tile of pipeline fill and drain, unless stages cover it.
@@ -286,11 +291,13 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   if (options.max_candidates == 0) return chosen;
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
-  std::map<KernelPath, bool> path_seen;
-  // The best of each path first: the model must not shut a path out on its own.
+  std::map<std::pair<KernelPath, bool>, bool> class_seen;
+  // The best of each path, split and unsplit, first: the model must not shut a path or split-K
+  // (or its absence) out on its own (on 512x5120x13824 it ranked twelve split kernels first, all
+  // 2.5x slower than the best unsplit one).
   for (const RankedKnobs& r : ranked)
-    if (!path_seen[r.knobs.path]) {
-      path_seen[r.knobs.path] = true;
+    if (!class_seen[{r.knobs.path, r.knobs.split_k > 1}]) {
+      class_seen[{r.knobs.path, r.knobs.split_k > 1}] = true;
       chosen.push_back(r);
       ++per_tile[tile_key(r.knobs)];
     }

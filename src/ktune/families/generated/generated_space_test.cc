@@ -148,6 +148,17 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   EXPECT_GE(chosen.front().knobs.tile_m * chosen.front().knobs.tile_n, 128 * 128);
   for (std::size_t i = 1; i < chosen.size(); ++i) EXPECT_LE(chosen[i - 1].estimate.seconds, chosen[i].estimate.seconds);
 
+  // 512 x 5120 x 13824 (Llama-13B down projection, M = 512): 80 tiles of 128x256 tempt split-K,
+  // but each slice's fp32 atomic adds cost more than the idle SMs (measured on H100: unsplit
+  // 117 us, every split-3 kernel 290-340 us). The model prefers unsplit, and unsplit and split
+  // kernels of each path are both measured whatever the model says.
+  chosen = select_candidates(problem_traits(make_problem(512, 5120, 13824, gemm::Precision::F16, "nt")), device, {});
+  ASSERT_FALSE(chosen.empty());
+  EXPECT_EQ(chosen.front().knobs.split_k, 1);
+  std::set<std::pair<KernelPath, bool>> classes;
+  for (const RankedKnobs& r : chosen) classes.insert({r.knobs.path, r.knobs.split_k > 1});
+  EXPECT_EQ(classes.size(), 4u);
+
   // 64 x 64 x 65536: one output tile; only split-K fills the GPU.
   chosen = select_candidates(problem_traits(make_problem(64, 64, 65536)), device, {});
   ASSERT_FALSE(chosen.empty());
