@@ -115,6 +115,40 @@ TEST(GeneratedGpu, EveryLayoutBothPaths) {
   }
 }
 
+// Tiles of 192 rows (three wgmma M atoms per consumer), every layout, ragged edges, plain and
+// persistent, checked against fp64 whatever the model would pick.
+TEST(GeneratedGpu, TilesOf192Rows) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+    const gemm::GemmProblem problem = make(1000, 3000, 520, gemm::Precision::F16, layout);
+    const ProblemTraits traits = problem_traits(problem);
+    gemm::GemmSetup setup;
+    setup.problem = problem;
+    setup.families = {"generated"};
+    for (bool persistent : {false, true}) {
+      GeneratedKnobs k;
+      k.path = KernelPath::Wgmma;
+      k.tile_m = 192;
+      // An N-contiguous B needs whole 64-column swizzle rows per consumer: 192x128 there.
+      k.tile_n = traits.b_k_contiguous ? 192 : 128;
+      k.tile_k = 64;
+      k.subgroup_m = 1;
+      k.subgroup_n = 2;
+      k.stages = 4;
+      k.persistent = persistent;
+      const auto why = rejects(k, traits, gpu().traits);
+      ASSERT_FALSE(why) << layout << ": " << *why;
+      const nlohmann::json candidate = {{"family", "generated"}, {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
+      gemm::EvaluateOptions options;
+      options.measure = false;
+      const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
+      EXPECT_EQ(reply.value("status", ""), "ok") << layout << "\n" << reply.dump(1).substr(0, 4000);
+      EXPECT_TRUE(reply.value("verified", false)) << layout << (persistent ? " persistent" : "");
+    }
+  }
+}
+
 TEST(GeneratedGpu, OddSizes) {
   REQUIRE_GPU();
   for (std::int64_t s : {1, 7, 511, 1000, 4097}) {
