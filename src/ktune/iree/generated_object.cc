@@ -102,8 +102,7 @@ std::string balanced(const std::string& text, const std::string& key, std::size_
 }
 
 // Why the wgmma path cannot take this dispatch, or "" when it can: TMA reads A and B from
-// their bindings, so their bytes must start 16-byte aligned, and the static shared memory the
-// device-built tensor maps are staged in must fit beside the kernel's dynamic shared memory.
+// their bindings, so their bytes must start 16-byte aligned (IREE's buffers themselves are).
 std::string wgmma_refusal(const DispatchGemm& gemm, const generated::DeviceTraits& device) {
   if (const auto why = generated::path_unavailable_reason(generated::KernelPath::Wgmma, device)) return *why;
   for (const GemmOperand& o : gemm.operands)
@@ -112,6 +111,8 @@ std::string wgmma_refusal(const DispatchGemm& gemm, const generated::DeviceTrait
   return {};
 }
 
+// Whether the static shared memory the device-built tensor maps are staged in fits beside the
+// kernel's dynamic shared memory, per CTA and per SM.
 bool wgmma_fits(const generated::GeneratedKnobs& k) {
   const int bytes = generated::sm90_launch_shape(k).dynamic_shared_bytes + kObjectMapStagingBytes;
   const int blocks = std::max(1, k.min_blocks_per_sm);
