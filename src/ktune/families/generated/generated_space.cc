@@ -294,16 +294,23 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   if (options.max_candidates == 0) return chosen;
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
+  std::map<KernelPath, bool> path_seen;
   std::map<std::pair<KernelPath, bool>, bool> class_seen;
-  // The best of each path, split and unsplit, first: the model must not shut a path or split-K
-  // (or its absence) out on its own (on 512x5120x13824 it ranked twelve split kernels first, all
-  // 2.5x slower than the best unsplit one).
-  for (const RankedKnobs& r : ranked)
-    if (!class_seen[{r.knobs.path, r.knobs.split_k > 1}]) {
-      class_seen[{r.knobs.path, r.knobs.split_k > 1}] = true;
-      chosen.push_back(r);
-      ++per_tile[tile_key(r.knobs)];
-    }
+  // The best of each path first: the model must not shut a path out on its own. Then the best
+  // split and unsplit kernel of each path where the model puts it within 2x of the best, where
+  // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
+  // first, all 2.5x slower than the best unsplit one); further out a forced class only takes a
+  // slot from a kernel the model likes (bmm 32 x 512x512x64 lost its best, 0.70 -> 0.61x).
+  const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
+  for (const RankedKnobs& r : ranked) {
+    const std::pair<KernelPath, bool> cls{r.knobs.path, r.knobs.split_k > 1};
+    if (class_seen[cls]) continue;
+    class_seen[cls] = true;
+    if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;
+    path_seen[r.knobs.path] = true;
+    chosen.push_back(r);
+    ++per_tile[tile_key(r.knobs)];
+  }
   for (const RankedKnobs& r : ranked) {
     if (chosen.size() >= options.max_candidates) break;
     if (std::find_if(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == r.knobs; }) != chosen.end())

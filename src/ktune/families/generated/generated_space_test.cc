@@ -157,6 +157,13 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   EXPECT_EQ(chosen.front().knobs.split_k, 1);
   std::set<std::pair<KernelPath, bool>> classes;
   for (const RankedKnobs& r : chosen) classes.insert({r.knobs.path, r.knobs.split_k > 1});
+  EXPECT_GE(classes.size(), 2u);  // both paths; split-K here only if the model put it within 2x
+  EXPECT_TRUE(classes.count({KernelPath::Wgmma, false}));
+
+  // Decode, M = 16: the model is unsure between split and unsplit (within 1.4x): both measured.
+  chosen = select_candidates(problem_traits(make_problem(16, 4096, 4096)), device, {});
+  classes.clear();
+  for (const RankedKnobs& r : chosen) classes.insert({r.knobs.path, r.knobs.split_k > 1});
   EXPECT_EQ(classes.size(), 4u);
 
   // 64 x 64 x 65536: one output tile; only split-K fills the GPU.
