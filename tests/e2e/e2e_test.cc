@@ -476,6 +476,12 @@ TEST_F(E2EModel, BadInputIsAClearError) {
   r = ktune("model candidates " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() + " --dispatch 7");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("has 2 dispatch(es); --dispatch 7 is not one"), std::string::npos) << r.err;
+  // A misspelled --object-arch is refused before the model is compiled (no work directory).
+  r = ktune("model tune " + (kSource / "examples" / "iree" / "mlp_block_f16.mlir").string() + " --object-arch hopper --out " +
+            shell_quote((dir_ / "badarch").string()));
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--object-arch 'hopper': expected auto, target or an arch"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "badarch"));
 }
 
 // The whole model loop on IREE's CPU target (llvm-cpu on local-task), which CI can run without a

@@ -530,8 +530,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   add_run_options(prof, *args);
   prof->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
+      const iree::ModelRunOptions options = run_options(*args, global);  // bad options fail before the compile
       const iree::ModelSession session = open_session(*args);
-      const iree::ModelProfile p = iree::profile_model(session, run_options(*args, global));
+      const iree::ModelProfile p = iree::profile_model(session, options);
       const nlohmann::json j = p.to_json();
       if (global.json) print_json(j);
       else print_profile(p);
@@ -560,8 +561,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   tune->add_option("-o,--output", args->output, "Write the answer here: <dispatch>.mlir, flags.txt, compile.sh, tuned.vmfb, result.json");
   tune->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
+      const iree::ModelRunOptions options = run_options(*args, global);  // bad options fail before the compile
       const iree::ModelSession session = open_session(*args);
-      const iree::ModelTuning t = iree::tune_model(session, run_options(*args, global));
+      const iree::ModelTuning t = iree::tune_model(session, options);
       if (!args->output.empty()) iree::write_tuning_output(session, t, args->output);
       const nlohmann::json j = t.to_json();
       if (global.json) print_json(j);

@@ -9,6 +9,7 @@
 
 #include "ktune/device/cuda/device_properties.h"
 #include "ktune/device/cuda/driver_api.h"
+#include "ktune/families/generated/generated_runner.h"
 #include "ktune/families/generated/generated_space.h"
 #include "ktune/families/generated/sm90_path.h"
 #include "ktune/iree/matmul_candidates.h"
@@ -56,14 +57,9 @@ ObjectDeviceChoice resolve_object_device(const std::string& spec, int ordinal) {
       choice.note = "no CUDA device " + std::to_string(ordinal) + ": the dispatch's target";
       return choice;
     }
-    const cuda::CudaDeviceProperties p = cuda::query_device_properties(*driver.value, ordinal);
-    generated::DeviceTraits d;
-    d.compute_capability = p.compute_major * 10 + p.compute_minor;
-    d.sm_count = p.multiprocessors;
-    d.max_shared_per_block = static_cast<int>(p.shared_memory_per_block_optin);
-    d.name = p.name;
+    const generated::DeviceTraits d = generated::device_traits(cuda::query_device_properties(*driver.value, ordinal));
     choice.device = d;
-    choice.note = p.name + " (sm_" + std::to_string(d.compute_capability) + ", " + std::to_string(d.sm_count) + " SMs)";
+    choice.note = d.name + " (sm_" + std::to_string(d.compute_capability) + ", " + std::to_string(d.sm_count) + " SMs)";
     return choice;
   }
   const auto arch = cuda::nvrtc_arch_number(spec);
