@@ -21,7 +21,7 @@ done
 # The tools travel as one xz tar; libIREECompiler.so stripped of its symbol tables (336 -> 246 MB,
 # 44 MB compressed), since the carry and the checkout together must stay under 64 MiB.
 rm -rf "$C/tools"
-tar -C "$SITE/_runtime_libs" -cf /tmp/iree_tools.tar iree-run-module iree-benchmark-module iree-dump-module
+tar -C "$SITE/_runtime_libs" -cf /tmp/iree_tools.tar iree-run-module iree-benchmark-module iree-dump-module iree-profile
 tar -C "$SITE/compiler/_mlir_libs" -rf /tmp/iree_tools.tar iree-compile iree-lld
 xz -9 -T2 -c /tmp/iree_tools.tar > "$C/tools.tar.xz"
 if [ ! -f "$C/libIREECompiler.so.xz" ] || [ "$SITE/compiler/_mlir_libs/libIREECompiler.so" -nt "$C/libIREECompiler.so.xz" ]; then
