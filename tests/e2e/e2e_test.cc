@@ -499,6 +499,13 @@ TEST_F(E2EModel, ProfileAndTuneOnTheCpuTarget) {
   EXPECT_GT(profile["dispatches"][0]["median_s"].get<double>(), 0);
   EXPECT_EQ(profile["dispatches"][0]["status"], "ok");
   EXPECT_FALSE(profile["dispatches"][0]["tunable"].get<bool>());
+  // IREE's HAL profile of the default build (host-execution events on the CPU driver): the
+  // dispatch timed inside the model too, once per run, and the shares taken from it.
+  EXPECT_EQ(profile["timing"], "in-model") << profile.dump(1);
+  EXPECT_EQ(profile["hal_profile_mode"], "host-execution");
+  EXPECT_GT(profile["dispatches"][0]["in_model_s"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(profile["dispatches"][0]["in_model_calls_per_run"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(profile["dispatches"][0]["share"].get<double>(), 1.0);
   // --html: the same dispatches as a page.
   EXPECT_NE(slurp(dir_ / "profile.html").find("<code>" + profile["dispatches"][0]["name"].get<std::string>() + "</code>"), std::string::npos);
 

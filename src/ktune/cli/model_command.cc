@@ -36,7 +36,7 @@ struct ModelArgs {
   int dispatch = 0, max_candidates = 32, max_objects = 8, build = 0;
   // profile / tune
   std::string function, output, strategy, progress = "auto", object_arch = "auto";
-  int top = 5, repetitions = 10, batch = 20, device = 0, jobs = 0;
+  int top = 5, repetitions = 10, batch = 20, device = 0, jobs = 0, hal_profile_runs = 10;
   long long seed = 0, max_evals = 0;
   double max_time = 0;
   bool no_resume = false;
@@ -87,6 +87,7 @@ iree::ModelRunOptions run_options(const ModelArgs& args, const GlobalOptions& gl
   }
   o.repetitions = std::max(3, args.repetitions);
   o.batch_size = std::max(1, args.batch);
+  o.hal_profile_runs = std::max(0, args.hal_profile_runs);
   std::signal(SIGINT, on_model_interrupt);
   std::signal(SIGTERM, on_model_interrupt);
   return o;
@@ -97,6 +98,9 @@ void add_run_options(CLI::App* cmd, ModelArgs& args) {
   cmd->add_option("--seed", args.seed, "Seed of the random inputs and the strategy (default 0)");
   cmd->add_option("--repetitions", args.repetitions, "iree-benchmark-module repetitions per candidate: the samples (default 10)");
   cmd->add_option("--batch", args.batch, "Dispatches per repetition of a dispatch benchmark (default 20)");
+  cmd->add_option("--hal-profile-runs", args.hal_profile_runs,
+                  "Runs of the default build captured with IREE's HAL profiling for in-model dispatch times, where the driver "
+                  "supports it (default 10; 0: off)");
   cmd->add_option("--device", args.device, "Device ordinal (default 0)");
   cmd->add_option("--jobs", args.jobs, "iree-compile processes in parallel (default: one per core)");
   cmd->add_option("--progress", args.progress, "auto, bar, json, none");
@@ -115,10 +119,18 @@ void write_page(const std::string& path, const std::string& html) {
 void print_profile(const iree::ModelProfile& p) {
   std::printf("%s (%s) on %s: whole model %s\n", p.model.c_str(), p.function.c_str(), p.device.c_str(),
               p.model_median_s ? (std::to_string(*p.model_median_s * 1e6).substr(0, 8) + " us").c_str() : "not timed");
-  std::printf("%-44s %-28s %-10s %-7s %s\n", "dispatch", "root", "time (us)", "share", "tunable");
+  if (p.timing == "in-model")
+    std::printf("shares from inside the model (IREE's HAL profile, %s); alone: each dispatch's benchmark module\n", p.hal_profile_mode.c_str());
+  else
+    std::printf("shares from each dispatch's benchmark module; no in-model profile: %s\n",
+                p.hal_profile_error.empty() ? "not captured" : p.hal_profile_error.substr(0, 160).c_str());
+  std::printf("%-44s %-28s %-12s %-10s %-7s %s\n", "dispatch", "root", "in model (us)", "alone (us)", "share", "tunable");
+  auto us = [](const std::optional<double>& s, const std::string& otherwise) {
+    return s ? std::to_string(*s * 1e6).substr(0, 8) : otherwise;
+  };
   for (const auto& d : p.dispatches)
-    std::printf("%-44s %-28s %-10s %5.1f%%  %s\n", d.name.substr(0, 44).c_str(), d.root.substr(0, 28).c_str(),
-                d.median_s ? std::to_string(*d.median_s * 1e6).substr(0, 8).c_str() : d.status.c_str(), 100 * d.share,
+    std::printf("%-44s %-28s %-12s %-10s %5.1f%%  %s\n", d.name.substr(0, 44).c_str(), d.root.substr(0, 28).c_str(),
+                us(d.in_model_s, "-").c_str(), us(d.median_s, d.status).c_str(), 100 * d.share,
                 d.tunable ? "yes" : ("no: " + d.why_not.substr(0, 80)).c_str());
 }
 

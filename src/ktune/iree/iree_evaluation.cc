@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "ktune/device/subprocess.h"
+#include "ktune/iree/hal_profile.h"
 #include "ktune/iree/model_signature.h"
 #include "ktune/iree/npy.h"
 #include "ktune/measure/stats.h"
@@ -28,7 +29,9 @@ nlohmann::json IreeEvaluationRequest::to_json() const {
           {"batch_size", batch_size},
           {"benchmark_with_inputs", benchmark_with_inputs},
           {"policy", measure::policy_to_json(policy)},
-          {"tool_timeout_seconds", tool_timeout_seconds}};
+          {"tool_timeout_seconds", tool_timeout_seconds},
+          {"profile_runs", profile_runs},
+          {"profile_tool", profile_tool}};
 }
 
 IreeEvaluationRequest IreeEvaluationRequest::from_json(const nlohmann::json& j) {
@@ -48,6 +51,8 @@ IreeEvaluationRequest IreeEvaluationRequest::from_json(const nlohmann::json& j) 
   r.benchmark_with_inputs = j.at("benchmark_with_inputs").get<bool>();
   r.policy = measure::policy_from_json(j.at("policy"));
   r.tool_timeout_seconds = j.at("tool_timeout_seconds").get<double>();
+  r.profile_runs = j.value("profile_runs", 0);
+  r.profile_tool = j.value("profile_tool", "");
   return r;
 }
 
@@ -200,6 +205,21 @@ tuner::EvaluationReply IreeEvaluator::evaluate(const IreeEvaluationRequest& r) {
     reply.measurement = m;
     reply.cache_mode = "warm";  // IREE's benchmark runs back to back: operands may sit in L2
     reply.phases["measure"] = since(phase);
+    if (r.profile_runs > 0 && r.benchmark_with_inputs) {
+      const auto profile_phase = std::chrono::steady_clock::now();
+      HalProfileRequest q;
+      q.benchmark_module = r.benchmark_module;
+      q.profile_tool = r.profile_tool;
+      q.device = r.device;
+      q.module = r.benchmark_vmfb;
+      q.function = r.benchmark_function;
+      q.inputs = r.inputs;
+      q.output = (fs::path(r.work_dir) / "model.ireeprof").string();
+      q.runs = r.profile_runs;
+      q.timeout_seconds = r.tool_timeout_seconds;
+      reply.details["hal_profile"] = capture_hal_profile(q).to_json();
+      reply.phases["profile"] = since(profile_phase);
+    }
   }
   reply.phases["total"] = since(start);
   return reply;

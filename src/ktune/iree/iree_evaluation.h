@@ -40,6 +40,10 @@ struct IreeEvaluationRequest {
   bool benchmark_with_inputs = false;  // the model's inputs (a whole-model benchmark)
   measure::Policy policy;
   double tool_timeout_seconds = 120;
+  // > 0 (whole-model benchmarks): afterwards, this many runs captured with IREE's HAL profiling
+  // and read with `profile_tool` (iree-profile): the reply's details["hal_profile"].
+  int profile_runs = 0;
+  std::string profile_tool;
 
   nlohmann::json to_json() const;  // with "op": kIreeEvaluateOp
   static IreeEvaluationRequest from_json(const nlohmann::json& j);

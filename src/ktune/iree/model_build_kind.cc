@@ -95,11 +95,15 @@ nlohmann::json ModelBuildKind::evaluation_request(const Request& q) const {
   r.benchmark_function = session_.function.name;
   r.benchmark_with_inputs = true;
   r.policy = q.policy;
+  if (hal_profile_runs_ > 0 && q.config && q.config->at("build").as_string() == "default") {
+    r.profile_runs = hal_profile_runs_;
+    r.profile_tool = session_.tools.profile.string();
+  }
   return r.to_json();
 }
 
 double ModelBuildKind::call_timeout(const measure::Policy& policy, bool computes_reference) const {
-  return 2 * 120.0 + policy.timeout_seconds + (computes_reference ? 120.0 : 0.0);
+  return (hal_profile_runs_ > 0 ? 4 : 2) * 120.0 + policy.timeout_seconds + (computes_reference ? 120.0 : 0.0);
 }
 
 }  // namespace ktune::iree

@@ -37,6 +37,10 @@ class ModelBuildKind : public tuner::CandidateKind {
   std::optional<double> flop_count(const Config&) const override { return std::nullopt; }
   std::optional<double> byte_count(const Config&) const override { return std::nullopt; }
 
+  // The default build's evaluation also captures IREE's in-model dispatch profile (HalProfile,
+  // `runs` model executions; 0: none), where the device's HAL driver supports it.
+  void set_hal_profile_runs(int runs) { hal_profile_runs_ = runs; }
+
   static Config config_for(const std::string& label) { return {{"build", Value::string(label)}}; }
   // Where a build's module is (after compile).
   std::filesystem::path vmfb(const std::string& label) const;
@@ -46,6 +50,7 @@ class ModelBuildKind : public tuner::CandidateKind {
   std::vector<ModelBuild> builds_;
   measure::Policy policy_;
   space::SearchSpace space_;
+  int hal_profile_runs_ = 0;
 };
 
 }  // namespace ktune::iree

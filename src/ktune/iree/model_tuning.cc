@@ -7,6 +7,7 @@
 #include "ktune/core/read_file.h"
 #include "ktune/db/export.h"
 #include "ktune/iree/dispatch_kind.h"
+#include "ktune/iree/hal_profile.h"
 #include "ktune/iree/model_build_kind.h"
 
 namespace ktune::iree {
@@ -45,6 +46,14 @@ tuner::TuneSummary run_fixed(tuner::CandidateKind& kind, const ModelRunOptions& 
   return tuner::run_tuning(kind, t);
 }
 
+// The HAL profile recorded with the default build's result (fresh or resumed), if any.
+std::optional<HalProfile> hal_profile_of(const tuner::TuneSummary& s) {
+  const std::string key = config_key(ModelBuildKind::config_for("default"));
+  for (const auto& r : s.results)
+    if (r.config_key == key && r.resources.contains("hal_profile")) return HalProfile::from_json(r.resources.at("hal_profile"));
+  return std::nullopt;
+}
+
 std::optional<double> ok_median(const tuner::TuneSummary& s, const Config& config) {
   const std::string key = config_key(config);
   for (const auto& r : s.results)
@@ -60,12 +69,15 @@ nlohmann::json ModelProfile::to_json() const {
     nlohmann::json j = {{"name", p.name}, {"root", p.root}, {"tunable", p.tunable}, {"status", p.status},
                         {"share", p.share}, {"result_id", p.result_id}};
     j["median_s"] = p.median_s ? nlohmann::json(*p.median_s) : nlohmann::json(nullptr);
+    j["in_model_s"] = p.in_model_s ? nlohmann::json(*p.in_model_s) : nlohmann::json(nullptr);
+    if (p.in_model_s) j["in_model_calls_per_run"] = p.in_model_calls_per_run;
     if (!p.why_not.empty()) j["why_not_tunable"] = p.why_not;
     d.push_back(j);
   }
   return {{"model", model}, {"target", target}, {"function", function}, {"device", device},
           {"model_median_s", model_median_s ? nlohmann::json(*model_median_s) : nlohmann::json(nullptr)},
-          {"dispatches", d}, {"wall_seconds", wall_seconds}};
+          {"dispatches", d}, {"timing", timing}, {"hal_profile_mode", hal_profile_mode},
+          {"hal_profile_error", hal_profile_error}, {"wall_seconds", wall_seconds}};
 }
 
 ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o) {
@@ -75,9 +87,15 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
   p.target = session.model.target.text();
   p.function = session.function.name;
   ModelBuildKind builds(session, {{"default", {}}}, benchmark_policy(o));
+  builds.set_hal_profile_runs(o.hal_profile_runs);
   const tuner::TuneSummary whole = run_fixed(builds, o, {ModelBuildKind::config_for("default")}, "model profile");
   p.device = whole.device.name;
   p.model_median_s = ok_median(whole, ModelBuildKind::config_for("default"));
+  const std::optional<HalProfile> hal = hal_profile_of(whole);
+  if (hal) {
+    p.hal_profile_mode = hal->mode;
+    p.hal_profile_error = hal->error;
+  }
   double total = 0;
   for (std::size_t i = 0; i < session.model.dispatches.size(); ++i) {
     const DumpedDispatch& d = session.model.dispatches[i];
@@ -99,7 +117,10 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
     ko.default_only_when_untunable = true;
     DispatchKind kind(session, i, ko);
     dp.tunable = kind.tunable();
-    if (!dp.tunable) dp.why_not = kind.space_summary().unsupported + "; ktune's kernels: " + kind.objects_unsupported();
+    if (!dp.tunable) {
+      dp.why_not = kind.space_summary().unsupported;
+      if (!kind.objects_unsupported().empty()) dp.why_not += "; ktune's kernels: " + kind.objects_unsupported();
+    }
     const tuner::TuneSummary s = run_fixed(kind, o, {{{"candidate", Value::string("default")}}}, "model profile");
     if (!s.results.empty()) {
       dp.status = std::string(db::to_string(s.results.front().status));
@@ -108,12 +129,23 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
     }
     dp.median_s = ok_median(s, {{"candidate", Value::string("default")}});
     if (dp.median_s) total += *dp.median_s;
+    if (hal && hal->ok())
+      if (const HalDispatchTime* t = find_dispatch(*hal, d.name)) {
+        dp.in_model_s = t->per_run_s();
+        dp.in_model_calls_per_run = t->calls_per_run;
+      }
     p.dispatches.push_back(dp);
   }
+  // Shares from inside the model where IREE profiled it, else from the dispatches alone.
+  double in_model_total = 0;
+  for (const auto& d : p.dispatches) in_model_total += d.in_model_s.value_or(0);
+  if (in_model_total > 0) p.timing = "in-model";
+  auto basis = [&](const DispatchProfile& d) { return p.timing == "in-model" ? d.in_model_s : d.median_s; };
+  const double basis_total = p.timing == "in-model" ? in_model_total : total;
   for (auto& d : p.dispatches)
-    if (d.median_s && total > 0) d.share = *d.median_s / total;
+    if (basis(d) && basis_total > 0) d.share = *basis(d) / basis_total;
   std::stable_sort(p.dispatches.begin(), p.dispatches.end(),
-                   [](const DispatchProfile& a, const DispatchProfile& b) { return a.median_s.value_or(-1) > b.median_s.value_or(-1); });
+                   [&](const DispatchProfile& a, const DispatchProfile& b) { return basis(a).value_or(-1) > basis(b).value_or(-1); });
   p.wall_seconds = since(start);
   return p;
 }

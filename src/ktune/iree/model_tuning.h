@@ -29,15 +29,18 @@ struct ModelRunOptions {
   int batch_size = 20;
   int repetitions = 10;               // benchmark repetitions per candidate (samples)
   double min_share = 0.0;             // dispatches below this share of the profile are not tuned
+  int hal_profile_runs = 10;          // model runs captured with IREE's HAL profiling (0: none)
 };
 
 struct DispatchProfile {
   std::string name, root;  // root: "matmul 2048x10240x1280" or the op
   bool tunable = false;
   std::string why_not;     // why it has no candidates
-  std::optional<double> median_s;
+  std::optional<double> median_s;  // alone: its standalone benchmark module
+  std::optional<double> in_model_s;  // inside the model, per model run (IREE's HAL profile)
+  double in_model_calls_per_run = 0;
   std::string status;      // the result's status
-  double share = 0;        // of the dispatches' summed time
+  double share = 0;        // of the dispatches' summed time (in the model where profiled)
   std::int64_t result_id = 0;
 };
 
@@ -45,6 +48,10 @@ struct ModelProfile {
   std::string model, target, function, device;
   std::optional<double> model_median_s;  // the whole default build, on random inputs
   std::vector<DispatchProfile> dispatches;  // by time, slowest first
+  // How the shares were timed: "in-model" (IREE's HAL profile of the default build) or "alone"
+  // (each dispatch's benchmark module: the HAL does not profile, see hal_profile_error).
+  std::string timing = "alone";
+  std::string hal_profile_mode, hal_profile_error;
   double wall_seconds = 0;
   nlohmann::json to_json() const;
 };

@@ -97,14 +97,17 @@ std::vector<const json*> ranked(const json& profile) {
   std::vector<const json*> d;
   for (const auto& x : array_at(profile, "dispatches"))
     if (x.is_object()) d.push_back(&x);
-  auto key = [](const json* x) { return number_at(*x, "median_s") ? number_at(*x, "share").value_or(0) : -1.0; };
+  auto key = [](const json* x) {
+    return number_at(*x, "median_s") || number_at(*x, "in_model_s") ? number_at(*x, "share").value_or(0) : -1.0;
+  };
   std::stable_sort(d.begin(), d.end(), [&](const json* a, const json* b) { return key(a) > key(b); });
   return d;
 }
 
 void dispatch_row(std::ostringstream& out, std::size_t rank, const json& d) {
   const std::optional<double> median = number_at(d, "median_s");
-  const std::optional<double> share = median ? number_at(d, "share") : std::nullopt;
+  const std::optional<double> in_model = number_at(d, "in_model_s");
+  const std::optional<double> share = median || in_model ? number_at(d, "share") : std::nullopt;
   const std::optional<bool> tunable = bool_at(d, "tunable");
   const std::string why = string_at(d, "why_not_tunable");
   const std::string status = string_at(d, "status");
@@ -113,7 +116,8 @@ void dispatch_row(std::ostringstream& out, std::size_t rank, const json& d) {
   // A tunable dispatch whose default did not run carries its error as the reason.
   if (tunable && *tunable && !why.empty()) status_text += ": " + shortened(why);
   out << "<tr><td class=\"num\">" << rank << "</td><td><code>" << esc(text_at(d, "name")) << "</code></td><td>"
-      << esc(text_at(d, "root")) << "</td><td class=\"num\">" << us(median) << "</td><td class=\"num\">"
+      << esc(text_at(d, "root")) << "</td><td class=\"num\">" << us(in_model) << "</td><td class=\"num\">" << us(median)
+      << "</td><td class=\"num\">"
       << fixed(share ? std::optional<double>(100 * *share) : std::nullopt, "%.1f %%") << "</td><td class=\"bar\">";
   if (share) {
     const double width = std::clamp(100 * *share, 0.0, 100.0);
@@ -125,13 +129,21 @@ void dispatch_row(std::ostringstream& out, std::size_t rank, const json& d) {
 
 void profile_section(std::ostringstream& out, const json& profile) {
   const std::vector<const json*> d = ranked(profile);
-  out << "<h2>Dispatches by share of time</h2>\n<p class=\"muted\">Each dispatch's IREE default timed alone "
-         "(its benchmark module); share: of the dispatches' summed time.</p>\n";
+  out << "<h2>Dispatches by share of time</h2>\n<p class=\"muted\">";
+  if (string_at(profile, "timing") == "in-model")
+    out << "In model: each dispatch inside the whole model's runs (IREE's HAL profile, " << esc(string_at(profile, "hal_profile_mode"))
+        << ", read with iree-profile), per run; alone: its benchmark module; share: of the in-model sum.";
+  else
+    out << "Each dispatch's IREE default timed alone (its benchmark module); share: of the dispatches' summed time. No in-model "
+           "profile: "
+        << esc(string_at(profile, "hal_profile_error").empty() ? std::string("not captured") : shortened(string_at(profile, "hal_profile_error")))
+        << ".";
+  out << "</p>\n";
   if (d.empty()) {
     out << "<p>No dispatch.</p>\n";
     return;
   }
-  out << "<table class=\"dispatches\"><tr><th>#</th><th>dispatch</th><th>root op</th><th>time (us)</th><th>share</th>"
+  out << "<table class=\"dispatches\"><tr><th>#</th><th>dispatch</th><th>root op</th><th>in model (us)</th><th>alone (us)</th><th>share</th>"
          "<th></th><th>status</th><th>tunable</th></tr>\n";
   for (std::size_t i = 0; i < d.size(); ++i) dispatch_row(out, i + 1, *d[i]);
   out << "</table>\n";

@@ -64,6 +64,23 @@ TEST(ModelProfileHtml, ADispatchNeverTimedShowsDashes) {
   ASSERT_NO_THROW(render_model_profile_html(nlohmann::json({{"profile", {{"dispatches", nullptr}}}, {"dispatches", 3}})));
 }
 
+TEST(ModelProfileHtml, InModelTimesComeFromIreesHalProfileOrSayWhyNot) {
+  nlohmann::json j = profile_json();
+  j["timing"] = "in-model";
+  j["hal_profile_mode"] = "host-execution";
+  j["dispatches"][1]["in_model_s"] = 80e-6;
+  const std::string html = render_model_profile_html(j);
+  EXPECT_NE(html.find("IREE's HAL profile, host-execution"), std::string::npos);
+  EXPECT_NE(html.find("<th>in model (us)</th><th>alone (us)</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">80.00</td><td class=\"num\">75.00</td><td class=\"num\">75.0 %</td>"), std::string::npos) << html;
+
+  nlohmann::json alone = profile_json();
+  alone["timing"] = "alone";
+  alone["hal_profile_error"] = "UNIMPLEMENTED; CUDA HAL-native profiling is not implemented";
+  const std::string page = render_model_profile_html(alone);
+  EXPECT_NE(page.find("No in-model profile: UNIMPLEMENTED; CUDA HAL-native profiling is not implemented."), std::string::npos);
+}
+
 TEST(ModelProfileHtml, EverythingFromTheDatabaseIsEscaped) {
   nlohmann::json j = profile_json();
   j["model"] = "<script>alert(1)</script>.mlir";

@@ -65,6 +65,7 @@ nlohmann::json to_json(const EvaluationReply& r) {
                       {"verification", r.verification}, {"reference_seconds", r.reference_seconds},
                       {"phases", r.phases}};
   j["measurement"] = r.measurement ? measure::measurement_to_json(*r.measurement, true) : nlohmann::json(nullptr);
+  if (!r.details.empty()) j["details"] = r.details;
   if (!r.cache_mode.empty()) {
     j["cache_mode"] = r.cache_mode;
     j["rotation_copies"] = r.rotation_copies;
@@ -85,6 +86,7 @@ EvaluationReply evaluation_reply_from_json(const nlohmann::json& j) {
   r.verification = j.value("verification", nlohmann::json::object());
   r.reference_seconds = j.value("reference_seconds", 0.0);
   r.phases = j.value("phases", nlohmann::json::object());
+  r.details = j.value("details", nlohmann::json::object());
   r.cache_mode = j.value("cache_mode", "");
   r.rotation_copies = j.value("rotation_copies", std::size_t{1});
   if (j.contains("measurement") && !j.at("measurement").is_null())

@@ -62,6 +62,9 @@ struct EvaluationReply {
   // "run" (the verified run), "check" (guard bands, inputs, outputs against the reference),
   // "measure" (warmup + samples), "post_check" (memory after the timed runs); plus "total".
   nlohmann::json phases = nlohmann::json::object();
+  // A kind's own findings about the candidate beyond its time (IREE's in-model dispatch profile,
+  // "hal_profile"), recorded with the result under these keys in its resources.
+  nlohmann::json details = nlohmann::json::object();
 };
 
 nlohmann::json to_json(const EvaluationRequest& r);

@@ -432,6 +432,7 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
       r.verification = reply.verification;
       r.error = reply.error;
       for (const auto& [phase, seconds] : reply.phases.items()) r.phases[phase] = seconds;
+      for (const auto& [key, value] : reply.details.items()) r.resources[key] = value;
       if (reply.phases.contains("total"))
         r.phases["overhead"] = r.phases["worker_call"].get<double>() - reply.phases["total"].get<double>();
       if (reply.status == EvaluationStatus::WrongResult) r.status = db::Status::WrongResult;
