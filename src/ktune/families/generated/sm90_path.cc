@@ -38,11 +38,15 @@ int dynamic_shared_bytes(const GeneratedKnobs& k) {
   const std::int64_t stage = static_cast<std::int64_t>(k.tile_m + k.tile_n) * k.tile_k * 2;
   // alignment slack, stages, full + empty mbarriers, split-K flags, two pingpong order mbarriers
   const std::int64_t bytes = 1024 + k.stages * stage + 16 * static_cast<std::int64_t>(k.stages) + 16 + 16;
-  // plus the output staging tile (16-bit rows padded by 16 bytes) whenever it still fits
+  // plus two output staging tiles (16-bit rows padded by 16 bytes) where they still fit, else
+  // one, else none: gemm_sm90.cuh's KT_STAGING
   const std::int64_t staging = static_cast<std::int64_t>(k.tile_m) * (k.tile_n * 2 + 16);
-  if (bytes + staging <= kSm90MaxDynamicSharedBytes &&
-      blocks_hint(k) * (bytes + staging + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm)
-    return static_cast<int>(bytes + staging);
+  for (const std::int64_t buffers : {2, 1}) {
+    const std::int64_t total = bytes + buffers * staging;
+    if (total <= kSm90MaxDynamicSharedBytes &&
+        blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm)
+      return static_cast<int>(total);
+  }
   return static_cast<int>(std::min<std::int64_t>(bytes, 1 << 30));
 }
 

@@ -118,12 +118,18 @@ TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
   // With 3 stages the output staging tile (128 rows of 256 x 2 + 16 bytes) fits as well.
   EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 64, 2, 1, 3)).dynamic_shared_bytes,
             1024 + 3 * (128 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 128 * (256 * 2 + 16));
-  // ...but not where it would cost the second CTA per SM that min_blocks_per_sm asks for.
+  // Two of them where both fit (here even with two CTAs per SM) ...
   GeneratedKnobs two = knobs(64, 128, 64, 1, 1, 3);
   two.min_blocks_per_sm = 2;
-  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 3 * (64 + 128) * 64 * 2 + 3 * 16 + 16 + 16 + 64 * 272);
+  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 3 * (64 + 128) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * 272);
+  // ...but none where it would cost the second CTA per SM that min_blocks_per_sm asks for.
   two.stages = 4;
   EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 4 * (64 + 128) * 64 * 2 + 4 * 16 + 16 + 16);
+  // One where a second does not fit: 64x256 with 4 stages of K 64 (the short-K shapes' tile).
+  EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 4)).dynamic_shared_bytes,
+            1024 + 4 * (64 + 256) * 64 * 2 + 4 * 16 + 16 + 16 + 64 * (256 * 2 + 16));
+  EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 3)).dynamic_shared_bytes,
+            1024 + 3 * (64 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * (256 * 2 + 16));
   EXPECT_EQ(why(two, problem(4096, 4096, 4096)), "");
   EXPECT_EQ(sm90_launch_shape(knobs(128, 128, 128, 1, 1, 3)).threads, 256);
   EXPECT_EQ(sm90_launch_shape(knobs(192, 128, 64, 3, 1, 4)).threads, 512);
@@ -371,6 +377,7 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   samples.push_back({knobs(256, 192, 64, 2, 1, 4, true), problem(4096, 4096, 4096, "nn")});
   samples.push_back({knobs(64, 256, 64, 1, 2, 4), problem(4096, 4096, 4096, "nt")});
   samples.push_back({knobs(128, 256, 64, 2, 1, 3, true), problem(4096, 4096, 4096, "nn")});  // staged stores
+  samples.push_back({knobs(64, 256, 64, 1, 2, 3, true), problem(16384, 4096, 128, "nn")});   // two staging buffers
   samples.push_back({knobs(192, 128, 64, 3, 1, 4, false, 2), problem(4096, 4096, 4096, "tt")});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");

@@ -11,7 +11,7 @@
 //   stage s: A tile, then B tile. An operand whose K is contiguous is kept as KT_TILE_K / 64
 //   "K chunks" of rows x 128 bytes (TMA box {64, rows}); an operand whose M or N is contiguous
 //   as (rows / 64) "MN chunks" of KT_TILE_K x 128 bytes (TMA box {64, KT_TILE_K}).
-//   then (KT_STAGING) the output staging tile, then full[KT_STAGES], empty[KT_STAGES]
+//   then KT_STAGING (0-2) output staging tiles, then full[KT_STAGES], empty[KT_STAGES]
 //   mbarriers, 16 bytes of split-K flags, and two mbarriers ordering the pingpong warpgroups.
 // sm90_path.cc mirrors these sizes (sm90_launch_shape) and the TMA boxes (sm90_encode_tensor_maps).
 //
@@ -42,17 +42,24 @@
 #define KT_STAGE_BYTES (KT_A_TILE_BYTES + KT_B_TILE_BYTES)
 // Output staging: when it fits next to the stages, finished 16-bit tiles go through shared
 // memory (rows padded by 16 bytes against bank conflicts) and leave with one bulk copy per row
-// (cp.async.bulk), so the consumers start the next tile while the store drains.
+// (cp.async.bulk), so the consumers start the next tile while the store drains. Two staging
+// buffers where they fit, used in turn: a CTA then has two tiles' stores in flight instead of
+// one. With short K the output write is the whole cost, and one 32-64 KB tile in flight per SM
+// is too little to keep HBM's write path busy (16384x4096x128 wrote at ~1.4 TB/s).
 #define KT_STAGING_ROW_BYTES (KT_TILE_N * 2 + 16)
 #define KT_STAGING_BYTES (KT_TILE_M * KT_STAGING_ROW_BYTES)
 #define KT_SMEM_WITHOUT_STAGING (1024 + KT_STAGES * KT_STAGE_BYTES + 16 * KT_STAGES + 32)
-#if !KT_PINGPONG && KT_SMEM_WITHOUT_STAGING + KT_STAGING_BYTES <= 232448 && \
-    (KT_MIN_BLOCKS > 0 ? KT_MIN_BLOCKS : 1) * (KT_SMEM_WITHOUT_STAGING + KT_STAGING_BYTES + 1024) <= 233472
+#define KT_STAGING_FITS(n)                                          \
+  (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES <= 232448 && \
+   (KT_MIN_BLOCKS > 0 ? KT_MIN_BLOCKS : 1) * (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024) <= 233472)
+#if !KT_PINGPONG && KT_STAGING_FITS(2)
+#define KT_STAGING 2
+#elif !KT_PINGPONG && KT_STAGING_FITS(1)
 #define KT_STAGING 1
 #else
 #define KT_STAGING 0
 #endif
-#define KT_STAGED_STORES (KT_STAGING && KT_OUT_BYTES == 2)
+#define KT_STAGED_STORES (KT_STAGING > 0 && KT_OUT_BYTES == 2)
 #if KT_MIN_BLOCKS > 0
 #define KT_BLOCKS_HINT KT_MIN_BLOCKS
 #else
@@ -309,6 +316,7 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
   float acc[KT_M_ATOMS][KT_WG_N / 2];
 #if KT_STAGED_STORES
   bool bulk_pending = false;  // this thread has bulk stores reading the staging rows
+  int staging_slot = 0;       // the staging buffer of the next staged tile
 #endif
   int stage = 0;
   kt_u32 phase = 0;
@@ -440,10 +448,14 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 #if KT_STAGED_STORES
     if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
       const int named_barrier = 2 + consumer;  // this warpgroup only; 1 is split-K's
-      if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+      // The stores that last read this buffer (KT_STAGING tiles ago) are done reading it; the
+      // other buffer's may still drain.
+      if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
       asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+      const kt_u32 buffer = staging + staging_slot * KT_STAGING_BYTES;
+      staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
       const int piece_row = wg_m * KT_WG_M + warp * 16 + lane / 4;
-      const kt_u32 piece = staging + piece_row * KT_STAGING_ROW_BYTES + (wg_n * KT_WG_N + 2 * (lane % 4)) * 2;
+      const kt_u32 piece = buffer + piece_row * KT_STAGING_ROW_BYTES + (wg_n * KT_WG_N + 2 * (lane % 4)) * 2;
 #pragma unroll
       for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
@@ -465,7 +477,7 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
       asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
       for (int r = t; r < KT_WG_M; r += 128) {
         const int row = wg_m * KT_WG_M + r;
-        const kt_u32 src = staging + row * KT_STAGING_ROW_BYTES + wg_n * KT_WG_N * 2;
+        const kt_u32 src = buffer + row * KT_STAGING_ROW_BYTES + wg_n * KT_WG_N * 2;
         char* dst = static_cast<char*>(p.d) +
                     (batch * p.batch_stride_d + (static_cast<long long>(tile_m) * KT_TILE_M + row) * p.ldd +
                      static_cast<long long>(tile_n) * KT_TILE_N + wg_n * KT_WG_N) * KT_OUT_BYTES;
