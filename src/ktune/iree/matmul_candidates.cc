@@ -197,7 +197,7 @@ std::vector<MatmulCandidate> matmul_candidates(const ConfiguredDispatch& d, cons
   // subgroup tiles up to 16 intrinsics) found nothing faster than this space's top 32: IREE
   // 3.13's CUDA lowering reads the N-contiguous B operand from shared memory with 16-bit loads
   // and without cp.async, so the stages change little (1-5: within 1.5%); promote_operands = [0]
-  // or [1] alone ran 1.7-2x slower, and a swizzle_operand promotion type does not compile.
+  // or [1] alone ran 1.1-3x slower, and a swizzle_operand promotion type does not compile.
   std::vector<MatmulCandidate> kept;
   std::set<std::string> seen = {base->key()};
   std::set<int> stages = {1, 2, 3, 4, base->prefetch_stages};
