@@ -92,6 +92,21 @@ std::string run_model(const IreeEvaluationRequest& r, const std::string& vmfb, c
   return "";
 }
 
+// The whole-model benchmark again, `profile_runs` runs under IREE's HAL profiling.
+HalProfileRequest hal_profile_request(const IreeEvaluationRequest& r) {
+  HalProfileRequest q;
+  q.benchmark_module = r.benchmark_module;
+  q.profile_tool = r.profile_tool;
+  q.device = r.device;
+  q.module = r.benchmark_vmfb;
+  q.function = r.benchmark_function;
+  q.inputs = r.inputs;
+  q.output = (fs::path(r.work_dir) / "model.ireeprof").string();
+  q.runs = r.profile_runs;
+  q.timeout_seconds = r.tool_timeout_seconds;
+  return q;
+}
+
 ElementType output_type(const std::string& name) {
   return parse_tensor_type("tensor<1x" + name + ">").type;
 }
@@ -207,17 +222,7 @@ tuner::EvaluationReply IreeEvaluator::evaluate(const IreeEvaluationRequest& r) {
     reply.phases["measure"] = since(phase);
     if (r.profile_runs > 0 && r.benchmark_with_inputs) {
       const auto profile_phase = std::chrono::steady_clock::now();
-      HalProfileRequest q;
-      q.benchmark_module = r.benchmark_module;
-      q.profile_tool = r.profile_tool;
-      q.device = r.device;
-      q.module = r.benchmark_vmfb;
-      q.function = r.benchmark_function;
-      q.inputs = r.inputs;
-      q.output = (fs::path(r.work_dir) / "model.ireeprof").string();
-      q.runs = r.profile_runs;
-      q.timeout_seconds = r.tool_timeout_seconds;
-      reply.details["hal_profile"] = capture_hal_profile(q).to_json();
+      reply.details["hal_profile"] = capture_hal_profile(hal_profile_request(r)).to_json();
       reply.phases["profile"] = since(profile_phase);
     }
   }
