@@ -38,15 +38,16 @@ int dynamic_shared_bytes(const GeneratedKnobs& k) {
   const std::int64_t stage = static_cast<std::int64_t>(k.tile_m + k.tile_n) * k.tile_k * 2;
   // alignment slack, stages, full + empty mbarriers, split-K flags, two pingpong order mbarriers
   const std::int64_t bytes = 1024 + k.stages * stage + 16 * static_cast<std::int64_t>(k.stages) + 16 + 16;
-  // plus two output staging tiles (16-bit rows padded by 16 bytes) where they still fit, else
-  // one, else none: gemm_sm90.cuh's KT_STAGING
+  // plus two output staging tiles (16-bit rows padded by 16 bytes) where they still fit and cost
+  // no CTA per SM that one leaves room for, else one, else none: gemm_sm90.cuh's KT_STAGING
   const std::int64_t staging = static_cast<std::int64_t>(k.tile_m) * (k.tile_n * 2 + 16);
-  for (const std::int64_t buffers : {2, 1}) {
+  auto fits = [&](std::int64_t buffers) {
     const std::int64_t total = bytes + buffers * staging;
-    if (total <= kSm90MaxDynamicSharedBytes &&
-        blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm)
-      return static_cast<int>(total);
-  }
+    return total <= kSm90MaxDynamicSharedBytes && blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm;
+  };
+  auto ctas_per_sm = [&](std::int64_t buffers) { return kSm90SharedBytesPerSm / (bytes + buffers * staging + kSm90SharedReservedPerCta); };
+  if (fits(2) && ctas_per_sm(2) == ctas_per_sm(1)) return static_cast<int>(bytes + 2 * staging);
+  if (fits(1)) return static_cast<int>(bytes + staging);
   return static_cast<int>(std::min<std::int64_t>(bytes, 1 << 30));
 }
 

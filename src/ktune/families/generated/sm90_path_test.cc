@@ -125,7 +125,11 @@ TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
   // ...but none where it would cost the second CTA per SM that min_blocks_per_sm asks for.
   two.stages = 4;
   EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 4 * (64 + 128) * 64 * 2 + 4 * 16 + 16 + 16);
-  // One where a second does not fit: 64x256 with 4 stages of K 64 (the short-K shapes' tile).
+  // One where a second would cost a CTA per SM: 64x64 with 4 stages fits three CTAs with one
+  // buffer (3 x 75872 bytes + reserve) but two with two (85088)...
+  EXPECT_EQ(sm90_launch_shape(knobs(64, 64, 64, 1, 1, 4)).dynamic_shared_bytes,
+            1024 + 4 * (64 + 64) * 64 * 2 + 4 * 16 + 16 + 16 + 64 * 144);
+  // ...or where a second does not fit: 64x256 with 4 stages of K 64 (the short-K shapes' tile).
   EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 4)).dynamic_shared_bytes,
             1024 + 4 * (64 + 256) * 64 * 2 + 4 * 16 + 16 + 16 + 64 * (256 * 2 + 16));
   EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 3)).dynamic_shared_bytes,
@@ -400,6 +404,32 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
       EXPECT_EQ(usage->registers, sm90_entry_registers(s.knobs)) << label;
     }
     for (const std::string& warning : result.resources.warnings) ADD_FAILURE() << label << " ptxas warning: " << warning;
+  }
+}
+
+// The launch's dynamic shared memory and the kernel's own layout (stages, 0-2 staging buffers,
+// barriers) come from two copies of one rule, host C++ and kernel preprocessor: a kernel that
+// placed its barriers past what the launch reserves would corrupt memory. Each sample is one
+// branch of the rule.
+TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
+  GeneratedKnobs two_ctas = knobs(64, 128, 64, 1, 1, 3);
+  two_ctas.min_blocks_per_sm = 2;
+  const std::vector<GeneratedKnobs> samples = {
+      knobs(64, 256, 64, 1, 1, 3, true),  // two buffers
+      knobs(64, 256, 64, 1, 1, 4, true),  // one: a second does not fit
+      knobs(64, 64, 64, 1, 1, 4),         // one: a second would cost a CTA per SM
+      knobs(128, 256, 64, 2, 1, 4, true), // none
+      two_ctas};                          // two, within min_blocks_per_sm = 2
+  for (const GeneratedKnobs& k : samples) {
+    const int launch = sm90_launch_shape(k).dynamic_shared_bytes;
+    cuda::NvrtcRequest request;
+    request.source = assemble(k, problem(16384, 4096, 4096, "nn")) +
+                     "static_assert(KT_SMEM_WITHOUT_STAGING + KT_STAGING * KT_STAGING_BYTES == " + std::to_string(launch) +
+                     ", \"the kernel's shared memory layout differs from the launch's size\");\n";
+    request.program_name = "gemm_sm90.cu";
+    request.arch = "sm_90a";
+    const cuda::NvrtcResult result = compiler_->compile(request);
+    EXPECT_TRUE(result.ok) << sm90_defines(k) << " launch " << launch << "\n" << result.error << "\n" << result.log;
   }
 }
 

@@ -52,7 +52,9 @@
 #define KT_STAGING_FITS(n)                                          \
   (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES <= 232448 && \
    (KT_MIN_BLOCKS > 0 ? KT_MIN_BLOCKS : 1) * (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024) <= 233472)
-#if !KT_PINGPONG && KT_STAGING_FITS(2)
+// A second buffer only where it costs no CTA per SM that one buffer leaves room for.
+#define KT_CTAS_PER_SM_WITH_STAGING(n) (233472 / (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024))
+#if !KT_PINGPONG && KT_STAGING_FITS(2) && KT_CTAS_PER_SM_WITH_STAGING(2) == KT_CTAS_PER_SM_WITH_STAGING(1)
 #define KT_STAGING 2
 #elif !KT_PINGPONG && KT_STAGING_FITS(1)
 #define KT_STAGING 1
