@@ -36,8 +36,9 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& knobs, const Probl
 
 // Threads per CTA (one producer warpgroup + subgroup_m * subgroup_n consumer warpgroups) and
 // dynamic shared memory: 1024 bytes of slack for aligning the swizzled tiles, the stages of A
-// and B tiles, the output staging tile (tile_m rows of tile_n * 2 + 16 bytes) when it fits both
-// the 227 KB limit and min_blocks_per_sm CTAs per SM, mbarriers and split-K flags.
+// and B tiles, output staging tiles (tile_m rows of tile_n * 2 + 16 bytes each: two where both
+// fit the 227 KB limit and min_blocks_per_sm CTAs per SM and the second costs no CTA per SM,
+// else one where it fits, else none), mbarriers and split-K flags.
 LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs);
 
 // "#define KT_TILE_M 128\n..." for the knob macros gemm_sm90.cuh reads (KT_TILE_M/N/K,
