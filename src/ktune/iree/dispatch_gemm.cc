@@ -23,8 +23,13 @@ std::string role_name(GemmRole role) {
 
 nlohmann::json DispatchGemm::to_json() const {
   nlohmann::json ops = nlohmann::json::array();
-  for (const GemmOperand& o : operands) ops.push_back({{"role", role_name(o.role)}, {"binding", o.binding}, {"offset_bytes", o.offset_bytes}});
-  return {{"problem", problem.to_json()}, {"binding_count", binding_count}, {"operands", ops}, {"describe", describe()}};
+  for (const GemmOperand& o : operands) {
+    nlohmann::json j = {{"role", role_name(o.role)}, {"binding", o.binding}, {"offset_bytes", o.offset_bytes}};
+    if (o.offset_constant >= 0) j["offset_constant"] = o.offset_constant;
+    ops.push_back(j);
+  }
+  return {{"problem", problem.to_json()}, {"binding_count", binding_count}, {"constant_count", constant_count},
+          {"operands", ops}, {"describe", describe()}};
 }
 
 std::string DispatchGemm::describe() const {
@@ -94,6 +99,7 @@ struct Generic {
 struct Subspan {
   int binding = 0;
   std::int64_t offset_bytes = 0;
+  int offset_constant = -1;  // the push constant holding the offset, when it is one
   std::vector<std::int64_t> shape;
   std::string element_type;
 };
@@ -102,6 +108,7 @@ struct Body {
   std::map<std::string, Subspan> subspans;  // %memref -> where
   std::map<std::string, Subspan> loaded;    // %tensor -> where (iree_codegen.load_from_buffer)
   std::map<std::string, double> constants;
+  std::map<std::string, int> push_constants;  // %value -> push constant ordinal (through casts)
   std::set<std::string> zero_constants, zero_filled;
   std::vector<Generic> generics;
   std::string stored;  // the tensor stored to the output binding
@@ -121,8 +128,10 @@ Subspan parse_subspan(const std::string& line, const Body& body, int line_no) {
   s.binding = std::stoi(m[1].str());
   if (std::regex_search(line, m, offset_re)) {
     const auto c = body.constants.find(m[1].str());
-    if (c == body.constants.end()) refuse(where + "a binding offset that is not a constant");
-    s.offset_bytes = static_cast<std::int64_t>(c->second);
+    const auto pc = body.push_constants.find(m[1].str());
+    if (pc != body.push_constants.end()) s.offset_constant = pc->second;
+    else if (c == body.constants.end()) refuse(where + "a binding offset that is neither a constant nor a push constant");
+    else s.offset_bytes = static_cast<std::int64_t>(c->second);
   }
   if (!std::regex_search(line, m, memref_re)) refuse(where + "a binding that is not a statically shaped memref");
   for (const std::string& d : split_top_level(m[1].str(), 'x')) {
@@ -165,6 +174,8 @@ Body parse_body(const std::string& text) {
   static const std::regex bb_re(R"(^\s*\^bb0\((.*)\):)");
   static const std::regex yield_re(R"(^\s*linalg\.yield (%[\w]+))");
   static const std::regex store_re(R"(^\s*iree_codegen\.store_to_buffer (%[\w]+), (%[\w]+))");
+  static const std::regex push_re(R"(^\s*(%[\w]+) = hal\.interface\.constant\.load .*ordinal\((\d+)\) : i32\s*$)");
+  static const std::regex cast_re(R"(^\s*(%[\w]+) = (arith\.index_castui|arith\.index_cast|util\.assume\.int) (%[\w]+)[\[ :])");
   static const std::regex ignored_re(R"(^\s*(%[\w]+ = tensor\.empty\(\)|%[\w]+ = arith\.constant |return$|\}|func\.func ))");
   std::istringstream in(text);
   std::string line;
@@ -191,7 +202,12 @@ Body parse_body(const std::string& text) {
       }
       continue;
     }
-    if (std::regex_search(line, m, subspan_re)) {
+    if (std::regex_search(line, m, push_re)) {
+      b.push_constants[m[1].str()] = std::stoi(m[2].str());
+    } else if (std::regex_search(line, m, cast_re) && b.push_constants.count(m[3].str())) {
+      // index casts and range assumptions of a push constant carry its value unchanged
+      b.push_constants[m[1].str()] = b.push_constants.at(m[3].str());
+    } else if (std::regex_search(line, m, subspan_re)) {
       b.subspans[m[1].str()] = parse_subspan(line, b, line_no);
     } else if (std::regex_search(line, m, load_re)) {
       const auto it = b.subspans.find(m[2].str());
@@ -379,7 +395,9 @@ DispatchGemm recognize(const ConfiguredDispatch& d, const std::string& text) {
   }
   if (body.stored != result || !body.stored_at) refuse("a dispatch that does not store its GEMM's result");
   const Subspan& at = *body.stored_at;
-  out.operands.push_back({GemmRole::D, at.binding, at.offset_bytes});
+  out.operands.push_back({GemmRole::D, at.binding, at.offset_bytes, at.offset_constant});
+  for (const auto& [name, s] : body.loaded)
+    if (s.offset_constant >= 0) refuse("an operand at a push-constant offset (only the result may be)");
   out.problem.out = storage_of(at.element_type);
   const std::vector<std::int64_t> d_shape = out.problem.batch > 1 || body.generics[0].iterators.size() == 4
                                                 ? std::vector<std::int64_t>{out.problem.batch, out.problem.m, out.problem.n}
@@ -391,6 +409,11 @@ DispatchGemm recognize(const ConfiguredDispatch& d, const std::string& text) {
   int highest = -1;
   for (const GemmOperand& o : out.operands) highest = std::max(highest, o.binding);
   out.binding_count = std::max(highest + 1, static_cast<int>(d.bindings.size()));
+  // The layout's push constants: the entry takes them all, after the bindings.
+  std::smatch m;
+  if (std::regex_search(text, m, std::regex(R"(#hal\.pipeline\.layout<constants = (\d+))"))) out.constant_count = std::stoi(m[1].str());
+  for (const auto& [name, ordinal] : body.push_constants)
+    if (ordinal >= out.constant_count) refuse("push constant " + std::to_string(ordinal) + " beyond the layout's " + std::to_string(out.constant_count));
   try {
     gemm::validate(out.problem);
   } catch (const std::exception& e) {

@@ -4,8 +4,13 @@
 // 3-D operands whose body multiplies and accumulates, into a zero-filled accumulator) and at
 // most one elementwise consumer fused after it, in the order the generated kernels apply
 // them: + bias (a vector along N), + a matrix of the output's shape (beta = 1), max(x, 0), a
-// cast to the output type. Anything else (other ops, dynamic shapes, push constants, an
-// epilogue in another order) makes the dispatch unsupported, with the reason.
+// cast to the output type. Anything else (other ops, dynamic shapes, push constants other than
+// the result's byte offset, an epilogue in another order) makes the dispatch unsupported, with
+// the reason.
+//
+// A push constant as the result's byte offset: IREE runs one executable for several dispatch
+// sites that write into one buffer at different offsets (the transformer's q/k/v projections),
+// passing the offset at run time (`hal.interface.constant.load`, cast, `util.assume.int`).
 //
 // The answer says where each operand lives in the dispatch's ABI (IREE packs several tensors
 // into one binding at constant byte offsets), so an executable object can take the bindings in
@@ -30,11 +35,13 @@ struct GemmOperand {
   GemmRole role = GemmRole::A;
   int binding = 0;
   std::int64_t offset_bytes = 0;  // from the binding's base pointer
+  int offset_constant = -1;       // >= 0: plus this push constant's value in bytes (D only)
 };
 
 struct DispatchGemm {
   gemm::GemmProblem problem;
   int binding_count = 0;              // the layout's bindings (the kernel's parameters)
+  int constant_count = 0;             // the layout's push constants (parameters after the bindings)
   std::vector<GemmOperand> operands;  // A, B, [bias], [C], D
   nlohmann::json to_json() const;
   std::string describe() const;  // "8x512x512x128 nt f16->f32 +bias +c relu"

@@ -150,6 +150,39 @@ TEST(DispatchGemm, WhatTheKernelsDoNotComputeIsRefusedWithTheReason) {
   EXPECT_NE(amd.result.unsupported.find("CUDA"), std::string::npos) << amd.result.unsupported;
 }
 
+// The transformer's projection executable, which IREE dispatches at several sites writing into
+// one buffer: the result's byte offset is push constant 0 (cast and range-assumed).
+TEST(DispatchGemm, AResultAtAPushConstantOffsetIsTakenWithItsConstant) {
+  const Read r = read("configured_qkv_projection_sm80.mlir");
+  ASSERT_TRUE(r.result.gemm) << r.result.unsupported;
+  const DispatchGemm& g = *r.result.gemm;
+  EXPECT_EQ(g.describe(), "512x1024x1024 nn f16->f32");
+  EXPECT_EQ(g.binding_count, 3);
+  EXPECT_EQ(g.constant_count, 1);
+  ASSERT_EQ(g.operands.size(), 3u);
+  EXPECT_EQ(g.operands[2].role, GemmRole::D);
+  EXPECT_EQ(g.operands[2].offset_constant, 0);
+  EXPECT_EQ(g.operands[0].offset_constant, -1);
+
+  std::string why;
+  const std::vector<ObjectCandidate> cands = object_candidates(g, r.dispatch, 2, &why);
+  ASSERT_FALSE(cands.empty()) << why;
+  const std::string source = emit_object_source(g, cands[0], r.dispatch);
+  EXPECT_NE(source.find("(char* binding0, char* binding1, char* binding2, unsigned int constant0)"), std::string::npos) << source;
+  EXPECT_NE(source.find("p.d = binding2 + constant0;"), std::string::npos);
+  const std::string exe = emit_object_executable(g, cands[0], r.dispatch, r.text, "/x/kernel.ptx");
+  EXPECT_NE(exe.find("layout(#hal.pipeline.layout<constants = 1, bindings = ["), std::string::npos) << exe;
+
+  // An operand (not the result) at a push-constant offset is not something the kernels take.
+  std::string a_moved = r.text;
+  const auto at = a_moved.find("binding(0) alignment(64) offset(%c0)");
+  ASSERT_NE(at, std::string::npos);
+  a_moved.replace(at, std::string("binding(0) alignment(64) offset(%c0)").size(), "binding(0) alignment(64) offset(%2)");
+  const Read moved = read("x.mlir", a_moved);
+  EXPECT_FALSE(moved.result.gemm);
+  EXPECT_NE(moved.result.unsupported.find("push-constant offset"), std::string::npos) << moved.result.unsupported;
+}
+
 TEST(GeneratedObject, TheExecutableKeepsIreesTargetAndLayoutAndTakesTheBindingsInOrder) {
   const Read r = read("configured_mlp_dispatch_0_sm80.mlir");
   ASSERT_TRUE(r.result.gemm);

@@ -176,7 +176,7 @@ std::string params_assignments(const DispatchGemm& gemm, const ObjectCandidate& 
   out << "  KtuneGemmParams p = {};\n";
   for (const GemmOperand& o : gemm.operands)
     out << "  p." << role_name(o.role) << " = binding" << o.binding << (o.offset_bytes ? " + " + std::to_string(o.offset_bytes) + "LL" : "")
-        << ";\n";
+        << (o.offset_constant >= 0 ? " + constant" + std::to_string(o.offset_constant) : "") << ";\n";
   out << "  p.m = " << p.m << "LL; p.n = " << p.n << "LL; p.k = " << p.k << "LL;\n"
       << "  p.lda = " << p.lda << "LL; p.ldb = " << p.ldb << "LL; p.ldc = " << p.ldc << "LL; p.ldd = " << p.ldd << "LL;\n"
       << "  p.batch_stride_a = " << p.batch_stride_a << "LL; p.batch_stride_b = " << p.batch_stride_b
@@ -193,6 +193,8 @@ std::string binding_parameters(const DispatchGemm& gemm) {
   std::string out;
   // No __restrict__: IREE may place several operands in one binding (at their offsets).
   for (int i = 0; i < gemm.binding_count; ++i) out += (i ? ", " : "") + std::string("char* binding") + std::to_string(i);
+  // then the push constants, 32 bits each (IREE's CUDA HAL passes them after the bindings)
+  for (int i = 0; i < gemm.constant_count; ++i) out += ", unsigned int constant" + std::to_string(i);
   return out;
 }
 
@@ -205,7 +207,7 @@ std::string emit_object_source(const DispatchGemm& gemm, const ObjectCandidate& 
   if (c.knobs.path == generated::KernelPath::MmaSync) {
     out << "#define KT80_NO_DEFAULT_ENTRY 1\n"
         << generated::emit_source(c.knobs, traits) << "\n"
-        << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers.\n"
+        << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers, then the push constants.\n"
         << "extern \"C\" __global__ void KT80_LAUNCH_BOUNDS " << dispatch.export_name << "(" << binding_parameters(gemm) << ") {\n"
         << params_assignments(gemm, c) << "  kt80_gemm(p);\n}\n";
     return out.str();
@@ -216,7 +218,7 @@ std::string emit_object_source(const DispatchGemm& gemm, const ObjectCandidate& 
       << generated::emit_source(c.knobs, traits) << "\n"
       << "// The dispatch passes no tensor maps: each CTA builds its own here (kt90_build_tensor_maps).\n"
       << "__device__ __align__(128) unsigned char kt_device_tensor_maps[" << ctas << "][256];\n\n"
-      << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers.\n"
+      << "// IREE's CUDA ABI: the bindings in the layout's order, as device pointers, then the push constants.\n"
       << "extern \"C\" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) " << dispatch.export_name << "("
       << binding_parameters(gemm) << ") {\n"
       << "  __shared__ __align__(128) unsigned char kt_map_staging[256];\n"
@@ -239,7 +241,12 @@ std::string emit_object_executable(const DispatchGemm& gemm, const ObjectCandida
   const std::string count = export_at == std::string::npos ? "" : balanced(text, "count(", export_at);
   if (target.empty() || layout.empty() || count.empty())
     throw DispatchParseError(dispatch.file + ": the export's target, layout or count region is not where IREE writes it");
-  if (layout.find("constants =") != std::string::npos) throw DispatchParseError(dispatch.file + ": the layout has push constants");
+  // The entry declares the layout's push constants after the bindings (binding_parameters).
+  std::smatch constants;
+  const int in_layout = std::regex_search(layout, constants, std::regex(R"(constants = (\d+))")) ? std::stoi(constants[1].str()) : 0;
+  if (in_layout != gemm.constant_count)
+    throw DispatchParseError(dispatch.file + ": the layout has " + std::to_string(in_layout) + " push constants, the GEMM's entry " +
+                             std::to_string(gemm.constant_count));
   const generated::ProblemTraits traits = generated::problem_traits(gemm.problem);
   const generated::Launch launch = generated::plan_launch(c.knobs, traits, c.device);
   std::ostringstream out;
