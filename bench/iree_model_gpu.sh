@@ -72,4 +72,5 @@ json.dump(res, open(sys.argv[1], "w"), indent=1)
 PY
 cat "$OUT/torch.json"; echo
 # The device tool brings back a limited number of files: everything travels as one archive.
-(cd "$OUT" && tar czf answers.tgz --exclude answers.tgz . && find . -mindepth 1 ! -name answers.tgz -exec rm -rf {} +)
+# (written outside OUT, so tar does not read its own growing archive)
+tar czf /tmp/iree_model_answers.tgz -C "$OUT" . && (cd "$OUT" && find . -mindepth 1 -exec rm -rf {} +) && mv /tmp/iree_model_answers.tgz "$OUT/answers.tgz"

@@ -136,10 +136,17 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
       }
     p.dispatches.push_back(dp);
   }
-  // Shares from inside the model where IREE profiled it, else from the dispatches alone.
+  // Shares from inside the model where IREE profiled every dispatch that was timed alone, else
+  // from the dispatches alone: a dispatch missing from the profile must not fall to share 0 and
+  // out of the tuning order.
   double in_model_total = 0;
-  for (const auto& d : p.dispatches) in_model_total += d.in_model_s.value_or(0);
-  if (in_model_total > 0) p.timing = "in-model";
+  std::string missing;
+  for (const auto& d : p.dispatches) {
+    in_model_total += d.in_model_s.value_or(0);
+    if (d.median_s && !d.in_model_s) missing += (missing.empty() ? "" : ", ") + d.name;
+  }
+  if (in_model_total > 0 && missing.empty()) p.timing = "in-model";
+  else if (in_model_total > 0) p.hal_profile_error = "IREE's profile has no events of " + missing;
   auto basis = [&](const DispatchProfile& d) { return p.timing == "in-model" ? d.in_model_s : d.median_s; };
   const double basis_total = p.timing == "in-model" ? in_model_total : total;
   for (auto& d : p.dispatches)
