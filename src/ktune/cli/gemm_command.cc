@@ -140,7 +140,7 @@ std::string short_config(const Config& config) {
   std::string s;
   for (const char* key : {"algo", "tile", "stages", "splitk", "reduction", "swizzle", "custom", "cluster", "path",
                           "workgroup", "subgroup_m_count", "subgroup_n_count", "pipeline_stages",
-                          "split_k", "persistent"}) {
+                          "split_k", "persistent", "b_panel"}) {
     auto it = config.find(key);
     if (it == config.end()) continue;
     const std::string value = it->second.to_string();

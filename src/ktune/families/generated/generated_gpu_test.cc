@@ -149,6 +149,55 @@ TEST(GeneratedGpu, TilesOf192Rows) {
   }
 }
 
+// B panels (b_panel): B's whole K extent stays in shared memory while a persistent CTA walks down
+// a column; each CTA's run of items crosses columns (so the panel is reloaded mid-run) and, with
+// a batch, batch entries. Every layout, a K tail the TMA zero-fills, ragged M and N, and one and
+// two consumer warpgroups; the epilogue with C, bias and an f32 output once.
+TEST(GeneratedGpu, BPanelsKeepBAcrossAColumn) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  auto run = [](const gemm::GemmProblem& problem, GeneratedKnobs k, const std::string& what) {
+    const ProblemTraits traits = problem_traits(problem);
+    k.b_panel = static_cast<int>((problem.k + k.tile_k - 1) / k.tile_k);
+    const auto why = rejects(k, traits, gpu().traits);
+    ASSERT_FALSE(why) << what << ": " << *why;
+    gemm::GemmSetup setup;
+    setup.problem = problem;
+    setup.families = {"generated"};
+    const nlohmann::json candidate = {{"family", "generated"}, {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
+    gemm::EvaluateOptions options;
+    options.measure = false;
+    const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
+    EXPECT_EQ(reply.value("status", ""), "ok") << what << "\n" << reply.dump(1).substr(0, 4000);
+    EXPECT_TRUE(reply.value("verified", false)) << what;
+  };
+  GeneratedKnobs one;
+  one.path = KernelPath::Wgmma;
+  one.tile_m = 64;
+  one.tile_n = 256;
+  one.tile_k = 64;
+  one.subgroup_m = 1;
+  one.subgroup_n = 1;
+  one.stages = 4;
+  one.persistent = true;
+  GeneratedKnobs two = one;
+  two.tile_m = 128;
+  two.subgroup_m = 2;
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+    run(make(3000, 1000, 136, gemm::Precision::F16, layout), one, std::string("3000x1000x136 ") + layout);
+    run(make(2056, 3000, 64, gemm::Precision::BF16, layout), two, std::string("2056x3000x64 ") + layout);
+  }
+  gemm::GemmProblem batched = make(1000, 520, 200, gemm::Precision::BF16, "nt");
+  batched.batch = 5;
+  run(batched, one, "5 x 1000x520x200 nt");
+  gemm::GemmProblem epilogue = make(777, 1000, 256, gemm::Precision::F16, "nn");
+  epilogue.bias = true;
+  epilogue.beta = 0.5;
+  epilogue.out = gemm::Storage::F32;
+  epilogue.activation = gemm::Activation::Gelu;
+  run(epilogue, two, "777x1000x256 nn, f32 out, C, bias, gelu");
+}
+
 TEST(GeneratedGpu, OddSizes) {
   REQUIRE_GPU();
   for (std::int64_t s : {1, 7, 511, 1000, 4097}) {

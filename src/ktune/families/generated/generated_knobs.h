@@ -14,6 +14,7 @@
 //   split-K (reduction splitting)                  split_k
 //   workgroup reordering                           swizzle_group
 //   (none: persistent kernels)                     persistent
+//   (none: operand reuse across tiles)             b_panel (K tiles of B kept in shared memory)
 //   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
 
 #include <cstdint>
@@ -32,6 +33,10 @@ struct GeneratedKnobs {
   int split_k = 1;
   int swizzle_group = 8;
   bool persistent = false;     // wgmma only
+  // wgmma, persistent, split_k 1 only: B's K tiles of one column of output tiles, held in shared
+  // memory while a CTA walks down the column (0: B streams through the ring with A). Must be at
+  // least ceil(K / tile_k).
+  int b_panel = 0;
   int min_blocks_per_sm = 1;   // 0: no occupancy hint
   bool operator==(const GeneratedKnobs&) const = default;
 };

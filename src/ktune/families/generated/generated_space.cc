@@ -6,6 +6,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "ktune/families/generated/sm90_path.h"
+
 namespace ktune::generated {
 
 namespace {
@@ -71,6 +73,11 @@ struct Rates {
   // this many per second (H100, 512x5120x13824 f16: every split-3 kernel ran 290-340 us against
   // 117 us unsplit, 7.9 M atomic adds for the difference; issue 12, session 11).
   double split_atomics = 45e9;
+  // D leaves through L2 while the operands stream in: short-K kernels ran at the sum of the two
+  // times, not the larger (H100, 8192x8192x64 bf16, 40 generated kernels measured: the best
+  // read 168 MB of operands and wrote 134 MB in 85 us; issue 12, session 11). A written byte
+  // costs about 1 / (0.9 x HBM) at best: staged through shared memory by a persistent kernel.
+  double store = 3.0e12;
 };
 Rates rates_for(const DeviceTraits& device) {
   Rates r;
@@ -80,7 +87,20 @@ Rates rates_for(const DeviceTraits& device) {
     r.hbm = 2.0e12;
     r.l2 = 5e12;
   }
+  r.store = 0.9 * r.hbm;
   return r;
+}
+
+// How much of that store rate a kernel's epilogue reaches. Measured on the same 40 kernels:
+// without a staging tile (16-bit output, no room next to the stages) 64x256 ran 149 us against
+// 88 us with one; without persistence (no store overlapping the next tile's loads) 111 against
+// 85. mma.sync kernels store straight from registers.
+double store_efficiency(const GeneratedKnobs& k, const ProblemTraits& t) {
+  if (k.path != KernelPath::Wgmma) return 0.55;
+  double e = 1.0;
+  if (t.out_type != 2 && sm90_staging_buffers(k) == 0) e *= 0.55;
+  if (!k.persistent) e *= 0.77;
+  return e;
 }
 
 int occupancy(const GeneratedKnobs& k, const LaunchShape& shape, const DeviceTraits& device) {
@@ -92,6 +112,9 @@ int occupancy(const GeneratedKnobs& k, const LaunchShape& shape, const DeviceTra
   return o;
 }
 
+// A B panel of more K tiles leaves too little shared memory for A's ring and the staging tile.
+constexpr int kMaxPanelTiles = 4;
+
 std::string tile_key(const GeneratedKnobs& k) {
   return path_name(k.path) + ":" + std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n) + "/" +
          std::to_string(k.split_k);
@@ -100,7 +123,7 @@ std::string tile_key(const GeneratedKnobs& k) {
 }  // namespace
 
 Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
-  return {{"family", Value::string("generated")},
+  Config c{{"family", Value::string("generated")},
           {"path", Value::string(path_name(k.path))},
           {"workgroup", Value::string(std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n))},
           {"reduction", Value::integer(k.tile_k)},
@@ -112,6 +135,9 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
           {"reorder_workgroups", Value::integer(k.swizzle_group)},
           {"persistent", Value::boolean(k.persistent)},
           {"min_blocks_per_sm", Value::integer(k.min_blocks_per_sm)}};
+  // Only where set: configurations recorded before the knob existed keep their identity.
+  if (k.b_panel > 0) c["b_panel"] = Value::integer(k.b_panel);
+  return c;
 }
 
 GeneratedKnobs knobs_from_config(const Config& config) {
@@ -140,6 +166,7 @@ GeneratedKnobs knobs_from_config(const Config& config) {
   if (!persistent.is_bool()) throw std::invalid_argument("generated gemm config 'persistent' must be true or false");
   k.persistent = persistent.as_bool();
   k.min_blocks_per_sm = static_cast<int>(config_int(config, "min_blocks_per_sm", 0, 32));
+  if (config.count("b_panel")) k.b_panel = static_cast<int>(config_int(config, "b_panel", 0, 64));
   return k;
 }
 
@@ -180,12 +207,18 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
   const double unique = (static_cast<double>(t.m) * t.k + static_cast<double>(t.k) * t.n) * in_bytes * t.batch +
                         static_cast<double>(t.m) * t.n * t.batch * out_bytes * (t.reads_c ? 2 : 1);
   e.memory_seconds = unique / r.hbm;
-  const double panel_traffic = (static_cast<double>(t.m) * t.k * tiles_n + static_cast<double>(t.k) * t.n * tiles_m) *
-                               in_bytes * t.batch;
-  e.l2_seconds = panel_traffic / r.l2;
+  // Each tile reads its A and B panels from L2; with a resident B panel (b_panel) a CTA reads B
+  // once per column of tiles it enters: about once per CTA plus once per column.
+  const double a_traffic = static_cast<double>(t.m) * t.k * tiles_n * in_bytes * t.batch;
+  const double b_traffic = k.b_panel > 0 ? static_cast<double>(t.k) * k.tile_n * in_bytes *
+                                               (static_cast<double>(launch.grid[0]) + static_cast<double>(tiles_n * t.batch))
+                                         : static_cast<double>(t.k) * t.n * tiles_m * in_bytes * t.batch;
+  const double panel_traffic = a_traffic + b_traffic;
+  const double stored = static_cast<double>(t.m) * t.n * t.batch * out_bytes * (t.reads_c ? 2 : 1);
+  e.l2_seconds = panel_traffic / r.l2 + stored / (r.store * store_efficiency(k, t));
   // A CTA keeps (stages - 1) tiles of loads in flight, about 1 us each way to HBM: with few
   // CTAs (small M, no split) that, not the HBM peak, bounds how fast the panels stream in.
-  const double stage_bytes = static_cast<double>(k.tile_m + k.tile_n) * k.tile_k * in_bytes;
+  const double stage_bytes = static_cast<double>(k.tile_m + (k.b_panel > 0 ? 0 : k.tile_n)) * k.tile_k * in_bytes;
   // Fewer than four warps issue too few copies to keep that many bytes moving.
   const int warps = k.path == KernelPath::Wgmma ? 4 : k.subgroup_m * k.subgroup_n;
   const double issue = warps >= 4 ? 1.0 : (warps == 2 ? 0.8 : 0.6);
@@ -235,27 +268,33 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     // 192 rows as well as 192 columns: 192x192 tiles fill the SMs in whole waves where powers
     // of two leave a partial one (3000x3000: 256 tiles of 192x192 on 132 SMs, 1.94 waves,
     // against 192 tiles of 256x192, 1.45; cuBLASLt's pick there is 192x192).
+    // Short K: B's whole K extent fits in shared memory, so persistent kernels may keep it there
+    // while they walk down a column (b_panel) instead of reading it again for every tile.
+    const int whole_k_tiles = static_cast<int>(ceil_div(traits.k, 64));
     for (int tm : {64, 128, 192, 256})
       for (int tn : {64, 128, 192, 256})
         for (int sm : {1, 2})
           for (int sn : {1, 2})
             for (int stages : {3, 4, 5})
               for (bool persistent : {false, true})
-                for (int split : splits) {
-                  GeneratedKnobs k;
-                  k.path = KernelPath::Wgmma;
-                  k.tile_m = tm;
-                  k.tile_n = tn;
-                  k.tile_k = 64;
-                  k.subgroup_m = sm;
-                  k.subgroup_n = sn;
-                  k.stages = stages;
-                  k.persistent = persistent;
-                  k.split_k = split;
-                  k.swizzle_group = 8;
-                  k.min_blocks_per_sm = 1;
-                  consider(k);
-                }
+                for (int split : splits)
+                  for (int panel : {0, whole_k_tiles}) {
+                    if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles)) continue;
+                    GeneratedKnobs k;
+                    k.path = KernelPath::Wgmma;
+                    k.tile_m = tm;
+                    k.tile_n = tn;
+                    k.tile_k = 64;
+                    k.subgroup_m = sm;
+                    k.subgroup_n = sn;
+                    k.stages = stages;
+                    k.persistent = persistent;
+                    k.split_k = split;
+                    k.swizzle_group = 8;
+                    k.min_blocks_per_sm = 1;
+                    k.b_panel = panel;
+                    consider(k);
+                  }
   }
   if (options.mma_sync && !path_unavailable_reason(KernelPath::MmaSync, device)) {
     const std::pair<int, int> warp_grids[] = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {2, 4}, {4, 2}};
@@ -357,6 +396,7 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([](GeneratedKnobs& k) { k.subgroup_m = std::max(1, k.subgroup_m / 2); });
     step([](GeneratedKnobs& k) { k.subgroup_n = std::max(1, k.subgroup_n / 2); });
     step([](GeneratedKnobs& k) { k.persistent = !k.persistent; });
+    step([&](GeneratedKnobs& k) { k.b_panel = k.b_panel > 0 ? 0 : static_cast<int>(ceil_div(traits.k, k.tile_k)); });
     step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });
     const auto at = std::find(splits.begin(), splits.end(), seed.split_k);
     if (at != splits.end() && at != splits.begin()) step([&](GeneratedKnobs& k) { k.split_k = *(at - 1); });

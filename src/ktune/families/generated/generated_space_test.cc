@@ -54,6 +54,13 @@ TEST(GeneratedConfig, RoundTripsThroughTheDatabaseConfig) {
   EXPECT_EQ(config.at("workgroup").as_string(), "128x256");
   EXPECT_EQ(config.at("mma_kind").as_string(), "WGMMA_F32_64x256x16_BF16");
   EXPECT_EQ(knobs_from_config(config), k);
+  // b_panel appears only where set, so configurations recorded before it keep their identity.
+  EXPECT_EQ(config.count("b_panel"), 0u);
+  GeneratedKnobs panel = k;
+  panel.split_k = 1;
+  panel.b_panel = 2;
+  EXPECT_EQ(to_config(panel, traits).at("b_panel").as_int(), 2);
+  EXPECT_EQ(knobs_from_config(to_config(panel, traits)), panel);
 
   Config bad = config;
   bad["workgroup"] = Value::string("128by256");
@@ -177,6 +184,15 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   bool small_m = false;
   for (const RankedKnobs& r : chosen) small_m |= r.knobs.tile_m <= 32;
   EXPECT_TRUE(small_m);
+
+  // Short K (16384 x 4096 x 128): the output write and the operand reads are the whole cost, so
+  // kernels that keep B's panel in shared memory come first; with deep K they are not in the space.
+  chosen = select_candidates(problem_traits(make_problem(16384, 4096, 128, gemm::Precision::F16)), device, {});
+  ASSERT_FALSE(chosen.empty());
+  EXPECT_EQ(chosen.front().knobs.b_panel, 2);
+  EXPECT_TRUE(chosen.front().knobs.persistent);
+  for (const RankedKnobs& r : rank_space(problem_traits(make_problem(4096, 4096, 4096)), device, {}))
+    EXPECT_EQ(r.knobs.b_panel, 0);
 
   // Unaligned rows (K odd): TMA cannot address them, so only mma.sync remains.
   chosen = select_candidates(problem_traits(make_problem(511, 513, 129, gemm::Precision::F16)), device, {});

@@ -34,24 +34,38 @@ std::int64_t k_tiles_per_split(const GeneratedKnobs& k, const ProblemTraits& pro
   return ceil_div(k_tiles, std::max(1, k.split_k));
 }
 
-int dynamic_shared_bytes(const GeneratedKnobs& k) {
-  const std::int64_t stage = static_cast<std::int64_t>(k.tile_m + k.tile_n) * k.tile_k * 2;
-  // alignment slack, stages, full + empty mbarriers, split-K flags, two pingpong order mbarriers
-  const std::int64_t bytes = 1024 + k.stages * stage + 16 * static_cast<std::int64_t>(k.stages) + 16 + 16;
-  // plus two output staging tiles (16-bit rows padded by 16 bytes) where they still fit and cost
-  // no CTA per SM that one leaves room for, else one, else none: gemm_sm90.cuh's KT_STAGING
-  const std::int64_t staging = static_cast<std::int64_t>(k.tile_m) * (k.tile_n * 2 + 16);
+// Shared memory before any output staging tile, and one staging tile.
+std::int64_t bytes_without_staging(const GeneratedKnobs& k) {
+  // A B panel (KT_B_PANEL) leaves only A in each stage and holds b_panel B tiles after the ring.
+  const std::int64_t b_tile = static_cast<std::int64_t>(k.tile_n) * k.tile_k * 2;
+  const std::int64_t stage = static_cast<std::int64_t>(k.tile_m) * k.tile_k * 2 + (k.b_panel > 0 ? 0 : b_tile);
+  const std::int64_t panel = k.b_panel > 0 ? k.b_panel * b_tile : 0;
+  // alignment slack, stages, panel, full + empty mbarriers, split-K flags, two pingpong order
+  // mbarriers (or the panel's full + empty)
+  return 1024 + k.stages * stage + panel + 16 * static_cast<std::int64_t>(k.stages) + 16 + 16;
+}
+std::int64_t staging_tile_bytes(const GeneratedKnobs& k) { return static_cast<std::int64_t>(k.tile_m) * (k.tile_n * 2 + 16); }
+
+// Two output staging tiles (16-bit rows padded by 16 bytes) where they still fit and cost no CTA
+// per SM that one leaves room for, else one, else none: gemm_sm90.cuh's KT_STAGING.
+int staging_buffers(const GeneratedKnobs& k) {
+  const std::int64_t bytes = bytes_without_staging(k), staging = staging_tile_bytes(k);
   auto fits = [&](std::int64_t buffers) {
     const std::int64_t total = bytes + buffers * staging;
     return total <= kSm90MaxDynamicSharedBytes && blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm;
   };
   auto ctas_per_sm = [&](std::int64_t buffers) { return kSm90SharedBytesPerSm / (bytes + buffers * staging + kSm90SharedReservedPerCta); };
-  if (fits(2) && ctas_per_sm(2) == ctas_per_sm(1)) return static_cast<int>(bytes + 2 * staging);
-  if (fits(1)) return static_cast<int>(bytes + staging);
-  return static_cast<int>(std::min<std::int64_t>(bytes, 1 << 30));
+  if (fits(2) && ctas_per_sm(2) == ctas_per_sm(1)) return 2;
+  return fits(1) ? 1 : 0;
+}
+
+int dynamic_shared_bytes(const GeneratedKnobs& k) {
+  return static_cast<int>(std::min<std::int64_t>(bytes_without_staging(k) + staging_buffers(k) * staging_tile_bytes(k), 1 << 30));
 }
 
 }  // namespace
+
+int sm90_staging_buffers(const GeneratedKnobs& knobs) { return staging_buffers(knobs); }
 
 int sm90_entry_registers(const GeneratedKnobs& knobs) {
   const int raw = 65536 / (threads(knobs) * blocks_hint(knobs));
@@ -135,6 +149,14 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
              " per slice)";
   }
   if (k.swizzle_group < 1) return "swizzle_group must be >= 1";
+  if (k.b_panel < 0) return "b_panel must be >= 0";
+  if (k.b_panel > 0) {
+    if (!k.persistent) return "b_panel needs a persistent kernel (a CTA walks down a column of tiles)";
+    if (k.split_k > 1) return "b_panel needs split_k 1 (the panel holds all of K)";
+    const std::int64_t k_tiles = ceil_div(problem.k, k.tile_k);
+    if (k.b_panel < k_tiles)
+      return "b_panel " + str(k.b_panel) + " holds fewer than the " + str(k_tiles) + " K tiles of " + str(k.tile_k);
+  }
   const std::int64_t tiles = ceil_div(problem.m, k.tile_m) * ceil_div(problem.n, k.tile_n);
   if (tiles * k.split_k * problem.batch > kMaxTmaCoordinate) return "more than 2^31 work items";
   if (!k.persistent && (k.split_k > 65535 || problem.batch > 65535))
@@ -161,6 +183,7 @@ std::string sm90_defines(const GeneratedKnobs& k) {
   define("KT_STAGES", k.stages);
   define("KT_PERSISTENT", k.persistent ? 1 : 0);
   define("KT_MIN_BLOCKS", k.min_blocks_per_sm);
+  if (k.b_panel > 0) define("KT_B_PANEL", k.b_panel);
   return out + sm90_wgmma_defines(k);
 }
 

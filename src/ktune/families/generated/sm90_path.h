@@ -40,6 +40,8 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& knobs, const Probl
 // fit the 227 KB limit and min_blocks_per_sm CTAs per SM and the second costs no CTA per SM,
 // else one where it fits, else none), mbarriers and split-K flags.
 LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs);
+// Output staging tiles of that layout (0-2; the kernel stages only 16-bit outputs through them).
+int sm90_staging_buffers(const GeneratedKnobs& knobs);
 
 // "#define KT_TILE_M 128\n..." for the knob macros gemm_sm90.cuh reads (KT_TILE_M/N/K,
 // KT_SUBGROUP_M/N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS, and KT_WGMMA_* below).

@@ -30,7 +30,8 @@ ProblemTraits problem(std::int64_t m, std::int64_t n, std::int64_t k, const char
   return t;
 }
 
-GeneratedKnobs knobs(int tm, int tn, int tk, int sgm, int sgn, int stages, bool persistent = false, int split = 1) {
+GeneratedKnobs knobs(int tm, int tn, int tk, int sgm, int sgn, int stages, bool persistent = false, int split = 1,
+                     int b_panel = 0) {
   GeneratedKnobs k;
   k.path = KernelPath::Wgmma;
   k.tile_m = tm;
@@ -41,6 +42,7 @@ GeneratedKnobs knobs(int tm, int tn, int tk, int sgm, int sgn, int stages, bool 
   k.stages = stages;
   k.persistent = persistent;
   k.split_k = split;
+  k.b_panel = b_panel;
   return k;
 }
 
@@ -106,6 +108,24 @@ TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
   batched.batch = 70000;
   EXPECT_TRUE(mentions(why(kRecipe, batched), "65535"));
   EXPECT_EQ(why(knobs(128, 256, 64, 2, 1, 4, true), batched), "");  // persistent: no grid z
+}
+
+TEST(Sm90Path, ABPanelHoldsAllOfKInAPersistentUnsplitKernel) {
+  const ProblemTraits short_k = problem(16384, 4096, 128);
+  EXPECT_EQ(why(knobs(64, 256, 64, 1, 1, 4, true, 1, 2), short_k), "");
+  EXPECT_EQ(why(knobs(64, 256, 64, 1, 1, 4, true, 1, 3), short_k), "");  // room to spare is allowed
+  EXPECT_TRUE(mentions(why(knobs(64, 256, 64, 1, 1, 4, true, 1, 1), short_k), "fewer than the 2 K tiles"));
+  EXPECT_TRUE(mentions(why(knobs(64, 256, 64, 1, 1, 4, false, 1, 2), short_k), "persistent"));
+  EXPECT_TRUE(mentions(why(knobs(64, 256, 64, 1, 1, 4, true, 2, 2), short_k), "split_k 1"));
+  // 4096 deep: 64 K tiles of 256 x 64 never fit.
+  EXPECT_TRUE(mentions(why(knobs(64, 256, 64, 1, 1, 4, true, 1, 64), problem(4096, 4096, 4096)), "exceeds 227 KB"));
+  // The ring then carries A alone; the panel follows it, then the staging tiles.
+  const GeneratedKnobs k = knobs(64, 256, 64, 1, 1, 4, true, 1, 2);
+  EXPECT_EQ(sm90_launch_shape(k).dynamic_shared_bytes,
+            1024 + 4 * 64 * 64 * 2 + 2 * 256 * 64 * 2 + 4 * 16 + 16 + 16 + 2 * 64 * (256 * 2 + 16));
+  EXPECT_EQ(sm90_staging_buffers(k), 2);
+  EXPECT_TRUE(mentions(sm90_defines(k), "#define KT_B_PANEL 2\n"));
+  EXPECT_FALSE(mentions(sm90_defines(knobs(64, 256, 64, 1, 1, 4, true)), "KT_B_PANEL"));
 }
 
 TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
@@ -383,6 +403,10 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   samples.push_back({knobs(128, 256, 64, 2, 1, 3, true), problem(4096, 4096, 4096, "nn")});  // staged stores
   samples.push_back({knobs(64, 256, 64, 1, 2, 3, true), problem(16384, 4096, 128, "nn")});   // two staging buffers
   samples.push_back({knobs(192, 128, 64, 3, 1, 4, false, 2), problem(4096, 4096, 4096, "tt")});
+  // B panels, N- and K-contiguous B, one and two consumer warpgroups.
+  samples.push_back({knobs(64, 256, 64, 1, 1, 4, true, 1, 2), problem(16384, 4096, 128, "nn")});
+  samples.push_back({knobs(128, 256, 64, 2, 1, 4, true, 1, 4), problem(4096, 16384, 256, "nt")});
+  samples.push_back({knobs(128, 192, 64, 2, 1, 3, true, 1, 1), problem(8192, 8192, 64, "tn")});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;
@@ -419,6 +443,8 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
       knobs(64, 256, 64, 1, 1, 4, true),  // one: a second does not fit
       knobs(64, 64, 64, 1, 1, 4),         // one: a second would cost a CTA per SM
       knobs(128, 256, 64, 2, 1, 4, true), // none
+      knobs(64, 256, 64, 1, 1, 4, true, 1, 2),   // a B panel and two buffers
+      knobs(128, 256, 64, 2, 1, 4, true, 1, 4),  // a B panel of four K tiles and one buffer
       two_ctas};                          // two, within min_blocks_per_sm = 2
   for (const GeneratedKnobs& k : samples) {
     const int launch = sm90_launch_shape(k).dynamic_shared_bytes;

@@ -34,12 +34,27 @@
 #define KT_STAGE_READERS KT_CONSUMERS
 #endif
 #define KT_THREADS (128 * (KT_CONSUMERS + 1))
+// KT_B_PANEL (persistent, split_k 1): B's whole K extent for one column of tiles, KT_B_PANEL K
+// tiles, stays in shared memory while the CTA walks down that column; only A streams through
+// the ring. Each CTA takes one contiguous run of work items, M fastest, so it reloads B once
+// per column it enters. With short K the operand reads, not the MMAs, are the traffic: a
+// 64x256 tile of 16384x4096x128 read 80 KB of A and B from L2 per 32 KB it wrote, and the
+// kernel ran at the L2's combined read+write rate (issue 12, session 12).
+#ifndef KT_B_PANEL
+#define KT_B_PANEL 0
+#endif
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
 #define KT_WG_N (KT_TILE_N / KT_SUBGROUP_N)
 #define KT_M_ATOMS (KT_WG_M / 64)
 #define KT_A_TILE_BYTES (KT_TILE_M * KT_TILE_K * 2)
 #define KT_B_TILE_BYTES (KT_TILE_N * KT_TILE_K * 2)
+#if KT_B_PANEL
+#define KT_STAGE_BYTES KT_A_TILE_BYTES
+#define KT_PANEL_BYTES (KT_B_PANEL * KT_B_TILE_BYTES)
+#else
 #define KT_STAGE_BYTES (KT_A_TILE_BYTES + KT_B_TILE_BYTES)
+#define KT_PANEL_BYTES 0
+#endif
 // Output staging: when it fits next to the stages, finished 16-bit tiles go through shared
 // memory (rows padded by 16 bytes against bank conflicts) and leave with one bulk copy per row
 // (cp.async.bulk), so the consumers start the next tile while the store drains. Two staging
@@ -48,7 +63,7 @@
 // is too little to keep HBM's write path busy (16384x4096x128 wrote at ~1.4 TB/s).
 #define KT_STAGING_ROW_BYTES (KT_TILE_N * 2 + 16)
 #define KT_STAGING_BYTES (KT_TILE_M * KT_STAGING_ROW_BYTES)
-#define KT_SMEM_WITHOUT_STAGING (1024 + KT_STAGES * KT_STAGE_BYTES + 16 * KT_STAGES + 32)
+#define KT_SMEM_WITHOUT_STAGING (1024 + KT_STAGES * KT_STAGE_BYTES + KT_PANEL_BYTES + 16 * KT_STAGES + 32)
 #define KT_STAGING_FITS(n)                                          \
   (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES <= 232448 && \
    (KT_MIN_BLOCKS > 0 ? KT_MIN_BLOCKS : 1) * (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024) <= 233472)
@@ -110,6 +125,8 @@ static_assert(KT_TILE_M <= 256 && KT_TILE_N <= 256, "TMA boxes hold at most 256 
 static_assert(KT_STAGES >= 2, "KT_STAGES >= 2");
 static_assert(!KT_PINGPONG || (KT_PERSISTENT && KT_SUBGROUP_M == 1 && KT_SUBGROUP_N == 1),
               "KT_PINGPONG needs KT_PERSISTENT and one warpgroup per tile");
+static_assert(!KT_B_PANEL || (KT_PERSISTENT && !KT_PINGPONG && !KT_SPLIT_K),
+              "KT_B_PANEL needs KT_PERSISTENT, no pingpong and no split-K");
 
 // ---- PTX wrappers -------------------------------------------------------------------------
 
@@ -189,6 +206,17 @@ __device__ __forceinline__ void kt_work_item(const KtuneGemmParams& p, long long
   split = static_cast<int>(rest % p.split_k);
   batch = static_cast<int>(rest / p.split_k);
 }
+// KT_B_PANEL's order: tile_m fastest, then tile_n, then batch (split_k is 1), so that a run of
+// consecutive items shares B's column. `tile` is the row-major tile index, as above.
+__device__ __forceinline__ void kt_panel_item(const KtuneGemmParams& p, long long w, int& tile, int& batch, int& tile_m,
+                                              int& tile_n) {
+  const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
+  batch = static_cast<int>(w / tiles);
+  const long long in_batch = w - batch * tiles;
+  tile_n = static_cast<int>(in_batch / p.tiles_m);
+  tile_m = static_cast<int>(in_batch - static_cast<long long>(tile_n) * p.tiles_m);
+  tile = tile_m * p.tiles_n + tile_n;
+}
 // The K tiles of slice `split`: [k_begin, k_begin + k_tiles * KT_TILE_K), the last one zero-filled past K.
 __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, long long& k_begin) {
   const long long per_split = p.split_k > 1 ? p.k_per_split : p.k;
@@ -205,12 +233,17 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
   extern __shared__ __align__(1024) unsigned char kt_smem[];
   const kt_u32 smem_raw = kt_smem_addr(kt_smem);
   const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
-  const kt_u32 staging = smem + KT_STAGES * KT_STAGE_BYTES;
+  const kt_u32 staging = smem + KT_STAGES * KT_STAGE_BYTES + KT_PANEL_BYTES;
   const kt_u32 full_bars = staging + KT_STAGING * KT_STAGING_BYTES;
   const kt_u32 empty_bars = full_bars + 8 * KT_STAGES;
 #if KT_PINGPONG
   // after 16 bytes of split-K flags: one "mainloop issued" mbarrier per consumer
   const kt_u32 order_bars = empty_bars + 8 * KT_STAGES + 16;
+#endif
+#if KT_B_PANEL
+  // The B panel sits after the ring; its full/empty mbarriers take the pingpong barriers' place.
+  const kt_u32 panel = smem + KT_STAGES * KT_STAGE_BYTES;
+  const kt_u32 panel_full = empty_bars + 8 * KT_STAGES + 16, panel_empty = panel_full + 8;
 #endif
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
@@ -223,6 +256,10 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
     kt_mbar_init(order_bars, 1);
     kt_mbar_init(order_bars + 8, 1);
 #endif
+#if KT_B_PANEL
+    kt_mbar_init(panel_full, 1);
+    kt_mbar_init(panel_empty, 4 * KT_CONSUMERS);  // every consumer warp is done with the panel
+#endif
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_a)) : "memory");
@@ -232,12 +269,20 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 
   const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
   const long long work_total = tiles * p.split_k * p.batch;
-#if KT_PERSISTENT
+#if KT_B_PANEL
+  // One contiguous run per CTA (sizes differ by at most one item).
+  const long long work_first = work_total * blockIdx.x / gridDim.x;
+  const long long work_end = work_total * (blockIdx.x + 1) / gridDim.x;
+  const long long work_step = 1;
+#elif KT_PERSISTENT
   const long long work_first = blockIdx.x;
   const long long work_step = gridDim.x;
 #else
   const long long work_first = blockIdx.x + tiles * (blockIdx.y + static_cast<long long>(p.split_k) * blockIdx.z);
   const long long work_step = work_total;
+#endif
+#if !KT_B_PANEL
+  const long long work_end = work_total;
 #endif
 
   if (warpgroup == 0) {
@@ -248,20 +293,49 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
     if (threadIdx.x != 0) return;
     int stage = 0;
     kt_u32 phase = 0;
-    for (long long w = work_first; w < work_total; w += work_step) {
-      int tile, split, batch, tile_m, tile_n;
+#if KT_B_PANEL
+    long long panel_column = -1;  // batch * tiles_n + tile_n of the panel in shared memory
+    kt_u32 panel_phase = 0;
+#endif
+    for (long long w = work_first; w < work_end; w += work_step) {
+      int tile, split = 0, batch, tile_m, tile_n;
+#if KT_B_PANEL
+      kt_panel_item(p, w, tile, batch, tile_m, tile_n);
+#else
       kt_work_item(p, w, tile, split, batch);
       kt_tile_coords(p, tile, tile_m, tile_n);
+#endif
       const int m0 = tile_m * KT_TILE_M, n0 = tile_n * KT_TILE_N;
       long long k_begin;
       const int k_tiles = kt_k_range(p, split, k_begin);
+#if KT_B_PANEL
+      if (k_tiles > KT_B_PANEL) __trap();  // the host never launches this (sm90_rejects)
+      const long long column = static_cast<long long>(batch) * p.tiles_n + tile_n;
+      if (column != panel_column) {
+        // The consumers are done with the last column's panel once they start this one.
+        kt_mbar_wait(panel_empty, panel_phase ^ 1u);
+        kt_mbar_expect_tx(panel_full, k_tiles * KT_B_TILE_BYTES);
+        for (int kt = 0; kt < k_tiles; ++kt) {
+          const int k0 = static_cast<int>(k_begin) + kt * KT_TILE_K;
+          const kt_u32 tile_b = panel + kt * KT_B_TILE_BYTES;
+#if KT_B_K_CONTIGUOUS
+#pragma unroll
+          for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_N * 128), map_b, panel_full, k0 + 64 * c, n0, batch);
+#else
+#pragma unroll
+          for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_K * 128), map_b, panel_full, n0 + 64 * c, k0, batch);
+#endif
+        }
+        panel_phase ^= 1u;
+        panel_column = column;
+      }
+#endif
       for (int kt = 0; kt < k_tiles; ++kt) {
         const kt_u32 full = full_bars + 8 * stage;
         kt_mbar_wait(empty_bars + 8 * stage, phase ^ 1u);
         kt_mbar_expect_tx(full, KT_STAGE_BYTES);
         const int k0 = static_cast<int>(k_begin) + kt * KT_TILE_K;
         const kt_u32 tile_a = smem + stage * KT_STAGE_BYTES;
-        const kt_u32 tile_b = tile_a + KT_A_TILE_BYTES;
 #if KT_A_K_CONTIGUOUS
 #pragma unroll
         for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_M * 128), map_a, full, k0 + 64 * c, m0, batch);
@@ -269,12 +343,15 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 #pragma unroll
         for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_K * 128), map_a, full, m0 + 64 * c, k0, batch);
 #endif
+#if !KT_B_PANEL
+        const kt_u32 tile_b = tile_a + KT_A_TILE_BYTES;
 #if KT_B_K_CONTIGUOUS
 #pragma unroll
         for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_N * 128), map_b, full, k0 + 64 * c, n0, batch);
 #else
 #pragma unroll
         for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_K * 128), map_b, full, n0 + 64 * c, k0, batch);
+#endif
 #endif
         if (++stage == KT_STAGES) {
           stage = 0;
@@ -308,10 +385,10 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
   const kt_u32 a_lbo = KT_TILE_K * 128;
 #endif
 #if KT_B_K_CONTIGUOUS
-  const kt_u32 b_offset = KT_A_TILE_BYTES + (wg_n * KT_WG_N) * 128;
+  const kt_u32 b_offset = (wg_n * KT_WG_N) * 128;
   const kt_u32 b_lbo = 16;
 #else
-  const kt_u32 b_offset = KT_A_TILE_BYTES + (wg_n * KT_WG_N / 64) * (KT_TILE_K * 128);
+  const kt_u32 b_offset = (wg_n * KT_WG_N / 64) * (KT_TILE_K * 128);
   const kt_u32 b_lbo = KT_TILE_K * 128;
 #endif
 
@@ -323,11 +400,29 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
   int stage = 0;
   kt_u32 phase = 0;
   int local_item = 0;
-  for (long long w = work_first; w < work_total; w += work_step, ++local_item) {
-    int tile, split, batch, tile_m, tile_n;
+#if KT_B_PANEL
+  long long panel_column = -1;
+  kt_u32 panel_phase = 0;
+#endif
+  for (long long w = work_first; w < work_end; w += work_step, ++local_item) {
+    int tile, split = 0, batch, tile_m, tile_n;
+#if KT_B_PANEL
+    kt_panel_item(p, w, tile, batch, tile_m, tile_n);
+#else
     kt_work_item(p, w, tile, split, batch);
+#endif
     long long k_begin;
     const int k_tiles = kt_k_range(p, split, k_begin);
+#if KT_B_PANEL
+    const long long column = static_cast<long long>(batch) * p.tiles_n + tile_n;
+    if (column != panel_column) {
+      // Every wgmma of the previous item has completed (wait_group 0 before its epilogue).
+      if (panel_column >= 0 && lane == 0) kt_mbar_arrive(panel_empty);
+      kt_mbar_wait(panel_full, panel_phase);
+      panel_phase ^= 1u;
+      panel_column = column;
+    }
+#endif
 #if KT_PINGPONG
     if ((local_item & 1) != consumer) {
       // The other warpgroup's item: its K tiles pass through the ring before our next one.
@@ -337,7 +432,9 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
       continue;
     }
 #endif
+#if !KT_B_PANEL
     kt_tile_coords(p, tile, tile_m, tile_n);
+#endif
 
 #pragma unroll
     for (int mi = 0; mi < KT_M_ATOMS; ++mi)
@@ -360,10 +457,15 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
       kt_wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < KT_TILE_K / 16; ++kk) {
-#if KT_B_K_CONTIGUOUS
-        const kt_u32 b_addr = stage_base + b_offset + (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
+#if KT_B_PANEL
+        const kt_u32 b_tile = panel + kt * KT_B_TILE_BYTES;
 #else
-        const kt_u32 b_addr = stage_base + b_offset + kk * 2048;
+        const kt_u32 b_tile = stage_base + KT_A_TILE_BYTES;
+#endif
+#if KT_B_K_CONTIGUOUS
+        const kt_u32 b_addr = b_tile + b_offset + (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
+#else
+        const kt_u32 b_addr = b_tile + b_offset + kk * 2048;
 #endif
         const kt_u64 desc_b = kt_smem_desc(b_addr, b_lbo, 1024);
 #pragma unroll
