@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "ktune/families/generated/sm90_path.h"
 
@@ -334,15 +335,17 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::pair<KernelPath, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
   // first, all 2.5x slower than the best unsplit one); further out a forced class only takes a
   // slot from a kernel the model likes (bmm 32 x 512x512x64 lost its best, 0.70 -> 0.61x).
+  // Likewise with and without a B panel: on 4096x16384x256 the model ranked only panel kernels
+  // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::pair<KernelPath, bool> cls{r.knobs.path, r.knobs.split_k > 1};
+    const std::tuple<KernelPath, bool, bool> cls{r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0};
     if (class_seen[cls]) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;

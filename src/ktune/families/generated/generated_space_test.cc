@@ -191,6 +191,12 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   ASSERT_FALSE(chosen.empty());
   EXPECT_EQ(chosen.front().knobs.b_panel, 2);
   EXPECT_TRUE(chosen.front().knobs.persistent);
+  // ...and the best streaming kernel is measured beside them (4096 x 16384 x 256: the panel kernels
+  // ran slower there).
+  chosen = select_candidates(problem_traits(make_problem(4096, 16384, 256, gemm::Precision::BF16, "nt")), device, {});
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.b_panel > 0; }));
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(),
+                          [](const RankedKnobs& r) { return r.knobs.b_panel == 0 && r.knobs.path == KernelPath::Wgmma; }));
   for (const RankedKnobs& r : rank_space(problem_traits(make_problem(4096, 4096, 4096)), device, {}))
     EXPECT_EQ(r.knobs.b_panel, 0);
 

@@ -416,8 +416,6 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 #if KT_B_PANEL
     const long long column = static_cast<long long>(batch) * p.tiles_n + tile_n;
     if (column != panel_column) {
-      // Every wgmma of the previous item has completed (wait_group 0 before its epilogue).
-      if (panel_column >= 0 && lane == 0) kt_mbar_arrive(panel_empty);
       kt_mbar_wait(panel_full, panel_phase);
       panel_phase ^= 1u;
       panel_column = column;
@@ -499,6 +497,15 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 #endif
     kt_wgmma_wait<0>();
     if (k_tiles > 0 && lane == 0) kt_mbar_arrive(empty_bars + 8 * previous_stage);
+#if KT_B_PANEL
+    // The last item of this column in our run: its MMAs are done with the panel, so the producer
+    // may load the next column's while this tile's epilogue runs (not after it).
+    if (w + 1 < work_end && lane == 0) {
+      int next_tile, next_batch, next_m, next_n;
+      kt_panel_item(p, w + 1, next_tile, next_batch, next_m, next_n);
+      if (static_cast<long long>(next_batch) * p.tiles_n + next_n != column) kt_mbar_arrive(panel_empty);
+    }
+#endif
 #pragma unroll
     for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
