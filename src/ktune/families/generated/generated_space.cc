@@ -216,7 +216,7 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
                                          : static_cast<double>(t.k) * t.n * tiles_m * in_bytes * t.batch;
   const double panel_traffic = a_traffic + b_traffic;
   const double stored = static_cast<double>(t.m) * t.n * t.batch * out_bytes * (t.reads_c ? 2 : 1);
-  e.l2_seconds = panel_traffic / r.l2 + stored / (r.store * store_efficiency(k, t));
+  e.l2_seconds = panel_traffic / r.l2 + stored / (r.store * store_efficiency(k, t));  // reads and writes share L2
   // A CTA keeps (stages - 1) tiles of loads in flight, about 1 us each way to HBM: with few
   // CTAs (small M, no split) that, not the HBM peak, bounds how fast the panels stream in.
   const double stage_bytes = static_cast<double>(k.tile_m + (k.b_panel > 0 ? 0 : k.tile_n)) * k.tile_k * in_bytes;
@@ -237,7 +237,14 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
   // Mostly-idle GPUs hide less latency: a kernel with few CTAs per SM runs its K loop
   // latency-bound, about 1.5 us per K tile of pipeline fill and drain, unless stages cover it.
   const double latency = static_cast<double>(ceil_div(k_slice, k.tile_k)) * 0.12e-6 + 2e-6;
-  e.seconds = std::max({e.compute_seconds, e.memory_seconds, e.l2_seconds, latency}) + e.reduction_seconds + r.launch;
+  // One CTA per SM (the big tiles) has nothing to run while its own warpgroups store a tile: its
+  // MMAs and its stores take turns, so their times add. H100, session 13, CTAs of 15-31 tiles:
+  // 4096x16384x256 128x256 ran 94 us (39.5 MMA + 44.7 store by this model), 64x256 with a B
+  // panel 110.6 (65.6 + 44.7); 16384x4096x128 128x256 with a panel 68-70 (19.7 + 44.7). Two or
+  // more CTAs per SM overlap one's stores with another's MMAs.
+  const double store_seconds = stored / (r.store * store_efficiency(k, t));
+  const double serial = occ == 1 ? e.compute_seconds + store_seconds : 0.0;
+  e.seconds = std::max({e.compute_seconds, e.memory_seconds, e.l2_seconds, latency, serial}) + e.reduction_seconds + r.launch;
   return e;
 }
 
