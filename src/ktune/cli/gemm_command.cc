@@ -39,6 +39,7 @@ struct GemmArgs {
   int device = 0;
   int max_candidates = 32;
   int generated_candidates = 12;
+  bool generated_pingpong = false;
   int refine = 6;
   double refine_window = 0.10;
   double tail_seconds = 0.3;
@@ -140,7 +141,7 @@ std::string short_config(const Config& config) {
   std::string s;
   for (const char* key : {"algo", "tile", "stages", "splitk", "reduction", "swizzle", "custom", "cluster", "path",
                           "workgroup", "subgroup_m_count", "subgroup_n_count", "pipeline_stages",
-                          "split_k", "persistent", "b_panel"}) {
+                          "split_k", "persistent", "b_panel", "pingpong"}) {
     auto it = config.find(key);
     if (it == config.end()) continue;
     const std::string value = it->second.to_string();
@@ -292,6 +293,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.cublaslt.workspace_bytes = static_cast<std::size_t>(args.workspace_mib * 1024 * 1024);
   setup.generated_max_candidates = args.generated_candidates;
   setup.generated_refine = args.refine;
+  setup.generated_pingpong = args.generated_pingpong;
 
   if (args.dry_run) {
     nlohmann::json j = {{"problem", problem.to_json()},
@@ -312,6 +314,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
         device.name = "sm_90 model (132 SMs)";
         generated::SpaceOptions space;
         space.max_candidates = static_cast<std::size_t>(args.generated_candidates);
+        space.pingpong = args.generated_pingpong;
         generated::SpaceSummary summary;
         nlohmann::json list = nlohmann::json::array();
         for (const generated::RankedKnobs& r : generated::select_candidates(traits, device, space, &summary))
@@ -921,6 +924,9 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--max-candidates", args->max_candidates, "Candidates measured, baseline included (default 32)");
   cmd->add_option("--generated-candidates", args->generated_candidates,
                   "Generated kernels compiled and measured, best model estimates first (default 12)");
+  cmd->add_flag("--generated-pingpong", args->generated_pingpong,
+               "Also consider pingpong-scheduled wgmma kernels (two warpgroups take turns on whole tiles, so "
+               "one stores while the other multiplies); off by default until measured on a GPU");
   cmd->add_option("--refine", args->refine,
                   "Generated kernels measured in a second round, one knob step from the two fastest (default 6; 0: none)");
   cmd->add_option("--refine-window", args->refine_window,

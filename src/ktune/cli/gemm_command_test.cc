@@ -73,6 +73,14 @@ TEST(TuneGemmCli, FlagsBecomeTheProblem) {
   const nlohmann::json f8 = json_of(ktune("--json tune gemm --m 16 --n 16 --k 16 --dtype fp8 --layout nt --dry-run"));
   EXPECT_EQ(f8.at("problem").at("out_dtype"), "bf16");
   EXPECT_EQ(json_of(ktune("tune gemm --m 1 --n 1 --k 1 --relu --dry-run --json")).at("problem").at("activation"), "relu");
+  // Pingpong kernels join the generated space only when asked for; the request carries it.
+  EXPECT_EQ(d.at("request").at("generated").at("pingpong"), false);
+  const nlohmann::json pp =
+      json_of(ktune("tune gemm --m 8192 --n 8192 --k 64 --generated-pingpong --families generated --dry-run --json"));
+  EXPECT_EQ(pp.at("request").at("generated").at("pingpong"), true);
+  bool listed = false;
+  for (const nlohmann::json& c : pp.at("generated_preview").at("candidates")) listed |= c.at("config").contains("pingpong");
+  EXPECT_TRUE(listed) << pp.at("generated_preview").dump(1);
   // Racing: on by default with a 5% margin, adjustable, off with --no-racing.
   EXPECT_EQ(d.at("policy").at("racing"), true);
   EXPECT_DOUBLE_EQ(d.at("policy").at("racing_margin").get<double>(), 0.05);

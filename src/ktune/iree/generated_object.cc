@@ -26,6 +26,7 @@ nlohmann::json ObjectCandidate::to_json() const {
           {"swizzle_group", knobs.swizzle_group},
           {"persistent", knobs.persistent},
           {"b_panel", knobs.b_panel},
+          {"pingpong", knobs.pingpong},
           {"min_blocks_per_sm", knobs.min_blocks_per_sm},
           {"device", {{"name", device.name}, {"compute_capability", device.compute_capability}, {"sm_count", device.sm_count}}},
           {"estimate_seconds", estimate_seconds}};
@@ -84,7 +85,7 @@ std::string label_of(const generated::GeneratedKnobs& k) {
                            std::to_string(k.swizzle_group) + "/b" + std::to_string(k.min_blocks_per_sm);
   if (k.path == generated::KernelPath::MmaSync) return "ktune/" + dims;
   return "ktune/wgmma/" + dims + (k.persistent ? "/persistent" : "") +
-         (k.b_panel > 0 ? "/panel" + std::to_string(k.b_panel) : "");
+         (k.b_panel > 0 ? "/panel" + std::to_string(k.b_panel) : "") + (k.pingpong ? "/pingpong" : "");
 }
 
 // The text of `key(` ... `)` with balanced parentheses, starting the search at `from`.

@@ -565,7 +565,10 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
           {"reference", reference_mode_name(setup.reference)},
           {"families", setup.families},
           {"cublaslt", cublaslt::enumeration_options_to_json(setup.cublaslt)},
-          {"generated", {{"max_candidates", setup.generated_max_candidates}, {"refine", setup.generated_refine}}}};
+          {"generated",
+           {{"max_candidates", setup.generated_max_candidates},
+            {"refine", setup.generated_refine},
+            {"pingpong", setup.generated_pingpong}}}};
 }
 
 nlohmann::json refine_request(const GemmSetup& setup, const std::vector<Config>& seeds, const std::vector<Config>& seen,
@@ -610,6 +613,7 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
     if (request.contains("generated")) {
       setup.generated_max_candidates = request.at("generated").value("max_candidates", setup.generated_max_candidates);
       setup.generated_refine = request.at("generated").value("refine", setup.generated_refine);
+      setup.generated_pingpong = request.at("generated").value("pingpong", setup.generated_pingpong);
     }
     return setup;
   } catch (const nlohmann::json::exception& e) {
@@ -745,6 +749,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   const generated::ProblemTraits traits = generated::problem_traits(setup.problem);
   generated::SpaceOptions options;
   options.max_candidates = static_cast<std::size_t>(std::max(0, setup.generated_max_candidates));
+  options.pingpong = setup.generated_pingpong;
   generated::SpaceSummary summary;
   const std::vector<generated::RankedKnobs> chosen = generated::select_candidates(traits, device, options, &summary);
   info["space"] = summary.to_json();

@@ -39,6 +39,8 @@ struct GemmSetup {
   // The refinement round's size (tune gemm --refine): with compile threads to spare, the listing
   // compiles that many likely neighbours ahead (see GemmWorker::speculate_refinement).
   int generated_refine = 0;
+  // Pingpong-scheduled wgmma kernels join the generated space (tune gemm --generated-pingpong).
+  bool generated_pingpong = false;
 };
 
 nlohmann::json candidates_request(const GemmSetup& setup);

@@ -198,6 +198,54 @@ TEST(GeneratedGpu, BPanelsKeepBAcrossAColumn) {
   run(epilogue, two, "777x1000x256 nn, f32 out, C, bias, gelu");
 }
 
+// Pingpong (two warpgroups taking turns on whole tiles, one staging tile each): every layout,
+// ragged edges, a batch, split-K, and the full epilogue with an f32 output (direct stores).
+TEST(GeneratedGpu, PingpongWarpgroupsTakeTurns) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  auto run = [](const gemm::GemmProblem& problem, GeneratedKnobs k, const std::string& what) {
+    const ProblemTraits traits = problem_traits(problem);
+    const auto why = rejects(k, traits, gpu().traits);
+    ASSERT_FALSE(why) << what << ": " << *why;
+    gemm::GemmSetup setup;
+    setup.problem = problem;
+    setup.families = {"generated"};
+    const nlohmann::json candidate = {{"family", "generated"}, {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
+    gemm::EvaluateOptions options;
+    options.measure = false;
+    const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
+    EXPECT_EQ(reply.value("status", ""), "ok") << what << "\n" << reply.dump(1).substr(0, 4000);
+    EXPECT_TRUE(reply.value("verified", false)) << what;
+  };
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = 64;
+  k.tile_n = 256;
+  k.tile_k = 64;
+  k.subgroup_m = 1;
+  k.subgroup_n = 1;
+  k.stages = 3;  // leaves room for a staging tile per warpgroup
+  k.persistent = true;
+  k.pingpong = true;
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    run(make(3000, 1000, 136, gemm::Precision::F16, layout), k, std::string("3000x1000x136 ") + layout);
+  gemm::GemmProblem batched = make(1000, 520, 200, gemm::Precision::BF16, "nt");
+  batched.batch = 5;
+  run(batched, k, "5 x 1000x520x200 nt");
+  GeneratedKnobs split = k;
+  split.split_k = 3;
+  run(make(512, 1024, 4096, gemm::Precision::BF16, "nt"), split, "512x1024x4096 split 3");
+  GeneratedKnobs square = k;
+  square.tile_m = 128;
+  square.tile_n = 128;
+  gemm::GemmProblem epilogue = make(777, 1000, 256, gemm::Precision::F16, "nn");
+  epilogue.bias = true;
+  epilogue.beta = 0.5;
+  epilogue.out = gemm::Storage::F32;
+  epilogue.activation = gemm::Activation::Gelu;
+  run(epilogue, square, "777x1000x256 nn, f32 out, C, bias, gelu");
+}
+
 TEST(GeneratedGpu, OddSizes) {
   REQUIRE_GPU();
   for (std::int64_t s : {1, 7, 511, 1000, 4097}) {

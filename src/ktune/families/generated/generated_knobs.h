@@ -15,6 +15,7 @@
 //   workgroup reordering                           swizzle_group
 //   (none: persistent kernels)                     persistent
 //   (none: operand reuse across tiles)             b_panel (K tiles of B kept in shared memory)
+//   (none: CUTLASS's "pingpong" schedule)          pingpong (two warpgroups take turns on tiles)
 //   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
 
 #include <cstdint>
@@ -37,6 +38,9 @@ struct GeneratedKnobs {
   // memory while a CTA walks down the column (0: B streams through the ring with A). Must be at
   // least ceil(K / tile_k).
   int b_panel = 0;
+  // wgmma, persistent, subgroup 1x1, no b_panel: two consumer warpgroups each own a whole tile
+  // and take alternate tiles, so one stores while the other multiplies (one staging tile each).
+  bool pingpong = false;
   int min_blocks_per_sm = 1;   // 0: no occupancy hint
   bool operator==(const GeneratedKnobs&) const = default;
 };

@@ -138,6 +138,7 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
           {"min_blocks_per_sm", Value::integer(k.min_blocks_per_sm)}};
   // Only where set: configurations recorded before the knob existed keep their identity.
   if (k.b_panel > 0) c["b_panel"] = Value::integer(k.b_panel);
+  if (k.pingpong) c["pingpong"] = Value::boolean(true);
   return c;
 }
 
@@ -168,6 +169,11 @@ GeneratedKnobs knobs_from_config(const Config& config) {
   k.persistent = persistent.as_bool();
   k.min_blocks_per_sm = static_cast<int>(config_int(config, "min_blocks_per_sm", 0, 32));
   if (config.count("b_panel")) k.b_panel = static_cast<int>(config_int(config, "b_panel", 0, 64));
+  if (config.count("pingpong")) {
+    const Value& v = config_value(config, "pingpong");
+    if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'pingpong' must be true or false");
+    k.pingpong = v.as_bool();
+  }
   return k;
 }
 
@@ -243,7 +249,7 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
   // panel 110.6 (65.6 + 44.7); 16384x4096x128 128x256 with a panel 68-70 (19.7 + 44.7). Two or
   // more CTAs per SM overlap one's stores with another's MMAs.
   const double store_seconds = stored / (r.store * store_efficiency(k, t));
-  const double serial = occ == 1 ? e.compute_seconds + store_seconds : 0.0;
+  const double serial = occ == 1 && !k.pingpong ? e.compute_seconds + store_seconds : 0.0;
   e.seconds = std::max({e.compute_seconds, e.memory_seconds, e.l2_seconds, latency, serial}) + e.reduction_seconds + r.launch;
   return e;
 }
@@ -303,6 +309,25 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     k.b_panel = panel;
                     consider(k);
                   }
+    // Pingpong (opt-in until measured on a GPU): one warpgroup per whole tile, two taking turns.
+    if (options.pingpong)
+      for (int tm : {64, 128})
+        for (int tn : {64, 128, 192, 256})
+          for (int stages : {3, 4, 5}) {
+            GeneratedKnobs k;
+            k.path = KernelPath::Wgmma;
+            k.tile_m = tm;
+            k.tile_n = tn;
+            k.tile_k = 64;
+            k.subgroup_m = 1;
+            k.subgroup_n = 1;
+            k.stages = stages;
+            k.persistent = true;
+            k.pingpong = true;
+            k.swizzle_group = 8;
+            k.min_blocks_per_sm = 1;
+            consider(k);
+          }
   }
   if (options.mma_sync && !path_unavailable_reason(KernelPath::MmaSync, device)) {
     const std::pair<int, int> warp_grids[] = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {2, 4}, {4, 2}};
@@ -342,7 +367,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
@@ -352,7 +377,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool> cls{r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0};
+    const std::tuple<KernelPath, bool, bool, bool> cls{r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0, r.knobs.pingpong};
     if (class_seen[cls]) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;

@@ -61,6 +61,13 @@ TEST(GeneratedConfig, RoundTripsThroughTheDatabaseConfig) {
   panel.b_panel = 2;
   EXPECT_EQ(to_config(panel, traits).at("b_panel").as_int(), 2);
   EXPECT_EQ(knobs_from_config(to_config(panel, traits)), panel);
+  EXPECT_EQ(config.count("pingpong"), 0u);
+  GeneratedKnobs pingpong = panel;
+  pingpong.b_panel = 0;
+  pingpong.subgroup_m = 1;
+  pingpong.pingpong = true;
+  EXPECT_TRUE(to_config(pingpong, traits).at("pingpong").as_bool());
+  EXPECT_EQ(knobs_from_config(to_config(pingpong, traits)), pingpong);
 
   Config bad = config;
   bad["workgroup"] = Value::string("128by256");
@@ -197,6 +204,13 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.b_panel > 0; }));
   EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(),
                           [](const RankedKnobs& r) { return r.knobs.b_panel == 0 && r.knobs.path == KernelPath::Wgmma; }));
+  // Pingpong kernels only when asked for.
+  const ProblemTraits short_k = problem_traits(make_problem(8192, 8192, 64));
+  for (const RankedKnobs& r : rank_space(short_k, device, {})) EXPECT_FALSE(r.knobs.pingpong);
+  SpaceOptions with_pingpong;
+  with_pingpong.pingpong = true;
+  const std::vector<RankedKnobs> all = rank_space(short_k, device, with_pingpong);
+  EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](const RankedKnobs& r) { return r.knobs.pingpong; }));
   for (const RankedKnobs& r : rank_space(problem_traits(make_problem(4096, 4096, 4096)), device, {}))
     EXPECT_EQ(r.knobs.b_panel, 0);
 

@@ -21,7 +21,7 @@ constexpr int kConsumerRegisterOverhead = 40;
 
 constexpr std::int64_t kMaxTmaCoordinate = 2147483647;  // TMA coordinates are signed 32-bit
 
-int consumers(const GeneratedKnobs& k) { return k.subgroup_m * k.subgroup_n; }
+int consumers(const GeneratedKnobs& k) { return k.pingpong ? 2 : k.subgroup_m * k.subgroup_n; }
 int threads(const GeneratedKnobs& k) { return 128 * (consumers(k) + 1); }
 int blocks_hint(const GeneratedKnobs& k) { return k.min_blocks_per_sm > 0 ? k.min_blocks_per_sm : 1; }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -47,7 +47,8 @@ std::int64_t bytes_without_staging(const GeneratedKnobs& k) {
 std::int64_t staging_tile_bytes(const GeneratedKnobs& k) { return static_cast<std::int64_t>(k.tile_m) * (k.tile_n * 2 + 16); }
 
 // Two output staging tiles (16-bit rows padded by 16 bytes) where they still fit and cost no CTA
-// per SM that one leaves room for, else one, else none: gemm_sm90.cuh's KT_STAGING.
+// per SM that one leaves room for, else one, else none; with pingpong one per warpgroup or none:
+// gemm_sm90.cuh's KT_STAGING.
 int staging_buffers(const GeneratedKnobs& k) {
   const std::int64_t bytes = bytes_without_staging(k), staging = staging_tile_bytes(k);
   auto fits = [&](std::int64_t buffers) {
@@ -55,6 +56,7 @@ int staging_buffers(const GeneratedKnobs& k) {
     return total <= kSm90MaxDynamicSharedBytes && blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm;
   };
   auto ctas_per_sm = [&](std::int64_t buffers) { return kSm90SharedBytesPerSm / (bytes + buffers * staging + kSm90SharedReservedPerCta); };
+  if (k.pingpong) return fits(2) ? 2 : 0;
   if (fits(2) && ctas_per_sm(2) == ctas_per_sm(1)) return 2;
   return fits(1) ? 1 : 0;
 }
@@ -150,6 +152,11 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   }
   if (k.swizzle_group < 1) return "swizzle_group must be >= 1";
   if (k.b_panel < 0) return "b_panel must be >= 0";
+  if (k.pingpong) {
+    if (!k.persistent) return "pingpong needs a persistent kernel (warpgroups take alternate work items)";
+    if (k.subgroup_m != 1 || k.subgroup_n != 1) return "pingpong needs subgroup 1x1 (each warpgroup owns a whole tile)";
+    if (k.b_panel > 0) return "pingpong does not combine with b_panel";
+  }
   if (k.b_panel > 0) {
     if (!k.persistent) return "b_panel needs a persistent kernel (a CTA walks down a column of tiles)";
     if (k.split_k > 1) return "b_panel needs split_k 1 (the panel holds all of K)";
@@ -184,6 +191,7 @@ std::string sm90_defines(const GeneratedKnobs& k) {
   define("KT_PERSISTENT", k.persistent ? 1 : 0);
   define("KT_MIN_BLOCKS", k.min_blocks_per_sm);
   if (k.b_panel > 0) define("KT_B_PANEL", k.b_panel);
+  if (k.pingpong) define("KT_PINGPONG", 1);
   return out + sm90_wgmma_defines(k);
 }
 

@@ -46,6 +46,11 @@ GeneratedKnobs knobs(int tm, int tn, int tk, int sgm, int sgn, int stages, bool 
   return k;
 }
 
+GeneratedKnobs pingpong(GeneratedKnobs k) {
+  k.pingpong = true;
+  return k;
+}
+
 // The reason, or "" when accepted.
 std::string why(const GeneratedKnobs& k, const ProblemTraits& p) { return sm90_rejects(k, p).value_or(""); }
 bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -126,6 +131,35 @@ TEST(Sm90Path, ABPanelHoldsAllOfKInAPersistentUnsplitKernel) {
   EXPECT_EQ(sm90_staging_buffers(k), 2);
   EXPECT_TRUE(mentions(sm90_defines(k), "#define KT_B_PANEL 2\n"));
   EXPECT_FALSE(mentions(sm90_defines(knobs(64, 256, 64, 1, 1, 4, true)), "KT_B_PANEL"));
+}
+
+TEST(Sm90Path, PingpongGivesEachWarpgroupAWholeTileAndAStagingTile) {
+  const ProblemTraits p = problem(8192, 8192, 64);
+  GeneratedKnobs k = knobs(64, 256, 64, 1, 1, 3, true);
+  k.pingpong = true;
+  EXPECT_EQ(why(k, p), "");
+  EXPECT_EQ(sm90_launch_shape(k).threads, 384);  // producer + two consumers
+  EXPECT_EQ(sm90_accumulators_per_thread(k), 128);
+  EXPECT_GT(sm90_consumer_registers(k), sm90_entry_registers(k));  // rebalanced
+  // One staging tile per warpgroup: 3 stages of (64 + 256) x 64 and two 64-row staging tiles.
+  EXPECT_EQ(sm90_staging_buffers(k), 2);
+  EXPECT_EQ(sm90_launch_shape(k).dynamic_shared_bytes,
+            1024 + 3 * (64 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * (256 * 2 + 16));
+  EXPECT_TRUE(mentions(sm90_defines(k), "#define KT_PINGPONG 1\n"));
+  // Where two do not fit (4 stages), none: a warpgroup never shares one.
+  GeneratedKnobs deep = k;
+  deep.stages = 4;
+  EXPECT_EQ(sm90_staging_buffers(deep), 0);
+  EXPECT_EQ(why(deep, p), "");
+  GeneratedKnobs bad = k;
+  bad.persistent = false;
+  EXPECT_TRUE(mentions(why(bad, p), "persistent"));
+  bad = knobs(128, 256, 64, 2, 1, 4, true);
+  bad.pingpong = true;
+  EXPECT_TRUE(mentions(why(bad, p), "subgroup 1x1"));
+  bad = k;
+  bad.b_panel = 1;
+  EXPECT_TRUE(mentions(why(bad, p), "b_panel"));
 }
 
 TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
@@ -407,6 +441,13 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   samples.push_back({knobs(64, 256, 64, 1, 1, 4, true, 1, 2), problem(16384, 4096, 128, "nn")});
   samples.push_back({knobs(128, 256, 64, 2, 1, 4, true, 1, 4), problem(4096, 16384, 256, "nt")});
   samples.push_back({knobs(128, 192, 64, 2, 1, 3, true, 1, 1), problem(8192, 8192, 64, "tn")});
+  // Pingpong with a staging tile per warpgroup, 16-bit and f32 out (the latter stores directly).
+  GeneratedKnobs pingpong = knobs(64, 256, 64, 1, 1, 3, true);
+  pingpong.pingpong = true;
+  samples.push_back({pingpong, problem(8192, 8192, 64, "nn")});
+  pingpong.tile_m = 128;
+  pingpong.tile_n = 128;
+  samples.push_back({pingpong, epilogue});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;
@@ -445,6 +486,8 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
       knobs(128, 256, 64, 2, 1, 4, true), // none
       knobs(64, 256, 64, 1, 1, 4, true, 1, 2),   // a B panel and two buffers
       knobs(128, 256, 64, 2, 1, 4, true, 1, 4),  // a B panel of four K tiles and one buffer
+      pingpong(knobs(64, 256, 64, 1, 1, 3, true)),   // pingpong: one per warpgroup
+      pingpong(knobs(64, 256, 64, 1, 1, 4, true)),   // pingpong: none
       two_ctas};                          // two, within min_blocks_per_sm = 2
   for (const GeneratedKnobs& k : samples) {
     const int launch = sm90_launch_shape(k).dynamic_shared_bytes;

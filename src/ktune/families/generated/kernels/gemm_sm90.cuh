@@ -69,9 +69,14 @@
    (KT_MIN_BLOCKS > 0 ? KT_MIN_BLOCKS : 1) * (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024) <= 233472)
 // A second buffer only where it costs no CTA per SM that one buffer leaves room for.
 #define KT_CTAS_PER_SM_WITH_STAGING(n) (233472 / (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024))
-#if !KT_PINGPONG && KT_STAGING_FITS(2) && KT_CTAS_PER_SM_WITH_STAGING(2) == KT_CTAS_PER_SM_WITH_STAGING(1)
+// Pingpong: one buffer per consumer warpgroup (each stores its own tiles), or none.
+#if KT_PINGPONG && KT_STAGING_FITS(2)
 #define KT_STAGING 2
-#elif !KT_PINGPONG && KT_STAGING_FITS(1)
+#elif KT_PINGPONG
+#define KT_STAGING 0
+#elif KT_STAGING_FITS(2) && KT_CTAS_PER_SM_WITH_STAGING(2) == KT_CTAS_PER_SM_WITH_STAGING(1)
+#define KT_STAGING 2
+#elif KT_STAGING_FITS(1)
 #define KT_STAGING 1
 #else
 #define KT_STAGING 0
@@ -395,7 +400,9 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
   float acc[KT_M_ATOMS][KT_WG_N / 2];
 #if KT_STAGED_STORES
   bool bulk_pending = false;  // this thread has bulk stores reading the staging rows
+#if !KT_PINGPONG
   int staging_slot = 0;       // the staging buffer of the next staged tile
+#endif
 #endif
   int stage = 0;
   kt_u32 phase = 0;
@@ -558,13 +565,22 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
         (tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n;
 #if KT_STAGED_STORES
     if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
-      const int named_barrier = 2 + consumer;  // this warpgroup only; 1 is split-K's
+      // This warpgroup only; split-K's barriers are 1 and (pingpong) 2, so these start at 3.
+      const int named_barrier = 3 + consumer;
+#if KT_PINGPONG
+      // This warpgroup's own buffer: its previous tile's stores must be done reading it (the
+      // other warpgroup meanwhile multiplies, which is the point of the schedule).
+      if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+      const kt_u32 buffer = staging + consumer * KT_STAGING_BYTES;
+#else
       // The stores that last read this buffer (KT_STAGING tiles ago) are done reading it; the
       // other buffer's may still drain.
       if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
       asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
       const kt_u32 buffer = staging + staging_slot * KT_STAGING_BYTES;
       staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
+#endif
       const int piece_row = wg_m * KT_WG_M + warp * 16 + lane / 4;
       const kt_u32 piece = buffer + piece_row * KT_STAGING_ROW_BYTES + (wg_n * KT_WG_N + 2 * (lane % 4)) * 2;
 #pragma unroll
