@@ -565,8 +565,8 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
         (tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n;
 #if KT_STAGED_STORES
     if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
-      // This warpgroup only; split-K's barriers are 1 and (pingpong) 2, so these start at 3.
-      const int named_barrier = 3 + consumer;
+      // This warpgroup only, past split-K's barriers: 1, and 2 for pingpong's second warpgroup.
+      const int named_barrier = (KT_PINGPONG ? 3 : 2) + consumer;
 #if KT_PINGPONG
       // This warpgroup's own buffer: its previous tile's stores must be done reading it (the
       // other warpgroup meanwhile multiplies, which is the point of the schedule).
