@@ -190,11 +190,11 @@ def rel_err(out, ref):
 
 # ---- ktune ------------------------------------------------------------------------------------
 
-def tune(ktune, name, m, n, k, batch, layout, dtype):
+def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [ktune, "--db", os.path.join(tmp, "k.db"), "--json", "tune", "gemm", "--m", str(m), "--n", str(n),
                "--k", str(k), "--dtype", dtype, "--layout", layout, "--batch", str(batch),
-               "--families", "generated,cublaslt", "--progress", "none"]
+               "--families", "generated,cublaslt", "--progress", "none", *extra]
         env = dict(os.environ, KTUNE_CACHE_DIR=os.path.join(tmp, "cache"))
         start = time.time()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -239,7 +239,7 @@ def measure(shape, args, executor):
     name, m, n, k, batch, layout, dtype = shape
     row = {"name": name, "m": m, "n": n, "k": k, "batch": batch, "layout": layout, "dtype": dtype,
            "holdout": name in HOLDOUT, "flops": 2.0 * m * n * k * batch}
-    row["ktune"] = tune(args.ktune, *shape)
+    row["ktune"] = tune(args.ktune, *shape, extra=args.ktune_arg)
     a, b = operands(m, n, k, batch, layout, dtype, seed=len(name))
     ref = torch.matmul(a.double(), b.double())
     out_dtype = OUT_DTYPE[dtype]
@@ -311,12 +311,15 @@ def main():
     ap.add_argument("--out", default="gemm_suite40.json")
     ap.add_argument("--part", default="1/1", help="I/N: the I-th of N interleaved parts of the suite")
     ap.add_argument("--shapes", nargs="*")
+    ap.add_argument("--ktune-arg", action="append", default=[],
+                    help="an extra argument for every `ktune tune gemm` (repeat it), e.g. --ktune-arg=--generated-pingpong")
     args = ap.parse_args()
     i, n = map(int, args.part.split("/"))
     shapes = [s for j, s in enumerate(SUITE) if j % n == i - 1 and (not args.shapes or s[0] in args.shapes)]
     executor = _gemm_lib.Executor(_gemm_lib.load(args.ktune), torch.cuda.current_device())
     res = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
-           "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "part": args.part, "rows": []}
+           "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "part": args.part,
+           "ktune_args": args.ktune_arg, "rows": []}
     for shape in shapes:
         row = measure(shape, args, executor)
         res["rows"].append(row)
