@@ -107,6 +107,23 @@ int verify_all(const gemm::GemmProblem& problem) {
   return ran;
 }
 
+// Runs one knob setting on `problem` with verification (no timing): it must be valid, run and
+// match the reference.
+void verify_knobs(const gemm::GemmProblem& problem, const GeneratedKnobs& k, const std::string& what) {
+  const ProblemTraits traits = problem_traits(problem);
+  const auto why = rejects(k, traits, gpu().traits);
+  ASSERT_FALSE(why) << what << ": " << *why;
+  gemm::GemmSetup setup;
+  setup.problem = problem;
+  setup.families = {"generated"};
+  const nlohmann::json candidate = {{"family", "generated"}, {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
+  gemm::EvaluateOptions options;
+  options.measure = false;
+  const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
+  EXPECT_EQ(reply.value("status", ""), "ok") << what << "\n" << reply.dump(1).substr(0, 4000);
+  EXPECT_TRUE(reply.value("verified", false)) << what;
+}
+
 TEST(GeneratedGpu, EveryLayoutBothPaths) {
   REQUIRE_GPU();
   for (const char* layout : {"nn", "nt", "tn", "tt"}) {
@@ -123,9 +140,6 @@ TEST(GeneratedGpu, TilesOf192Rows) {
   for (const char* layout : {"nn", "nt", "tn", "tt"}) {
     const gemm::GemmProblem problem = make(1000, 3000, 520, gemm::Precision::F16, layout);
     const ProblemTraits traits = problem_traits(problem);
-    gemm::GemmSetup setup;
-    setup.problem = problem;
-    setup.families = {"generated"};
     for (bool persistent : {false, true}) {
       GeneratedKnobs k;
       k.path = KernelPath::Wgmma;
@@ -137,14 +151,7 @@ TEST(GeneratedGpu, TilesOf192Rows) {
       k.subgroup_n = 2;
       k.stages = 4;
       k.persistent = persistent;
-      const auto why = rejects(k, traits, gpu().traits);
-      ASSERT_FALSE(why) << layout << ": " << *why;
-      const nlohmann::json candidate = {{"family", "generated"}, {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
-      gemm::EvaluateOptions options;
-      options.measure = false;
-      const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
-      EXPECT_EQ(reply.value("status", ""), "ok") << layout << "\n" << reply.dump(1).substr(0, 4000);
-      EXPECT_TRUE(reply.value("verified", false)) << layout << (persistent ? " persistent" : "");
+      verify_knobs(problem, k, std::string(layout) + (persistent ? " persistent" : ""));
     }
   }
 }
@@ -157,19 +164,8 @@ TEST(GeneratedGpu, BPanelsKeepBAcrossAColumn) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
   auto run = [](const gemm::GemmProblem& problem, GeneratedKnobs k, const std::string& what) {
-    const ProblemTraits traits = problem_traits(problem);
     k.b_panel = static_cast<int>((problem.k + k.tile_k - 1) / k.tile_k);
-    const auto why = rejects(k, traits, gpu().traits);
-    ASSERT_FALSE(why) << what << ": " << *why;
-    gemm::GemmSetup setup;
-    setup.problem = problem;
-    setup.families = {"generated"};
-    const nlohmann::json candidate = {{"family", "generated"}, {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
-    gemm::EvaluateOptions options;
-    options.measure = false;
-    const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
-    EXPECT_EQ(reply.value("status", ""), "ok") << what << "\n" << reply.dump(1).substr(0, 4000);
-    EXPECT_TRUE(reply.value("verified", false)) << what;
+    verify_knobs(problem, k, what);
   };
   GeneratedKnobs one;
   one.path = KernelPath::Wgmma;
@@ -203,20 +199,7 @@ TEST(GeneratedGpu, BPanelsKeepBAcrossAColumn) {
 TEST(GeneratedGpu, PingpongWarpgroupsTakeTurns) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
-  auto run = [](const gemm::GemmProblem& problem, GeneratedKnobs k, const std::string& what) {
-    const ProblemTraits traits = problem_traits(problem);
-    const auto why = rejects(k, traits, gpu().traits);
-    ASSERT_FALSE(why) << what << ": " << *why;
-    gemm::GemmSetup setup;
-    setup.problem = problem;
-    setup.families = {"generated"};
-    const nlohmann::json candidate = {{"family", "generated"}, {"candidate", {{"config", config_to_json(to_config(k, traits))}}}};
-    gemm::EvaluateOptions options;
-    options.measure = false;
-    const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
-    EXPECT_EQ(reply.value("status", ""), "ok") << what << "\n" << reply.dump(1).substr(0, 4000);
-    EXPECT_TRUE(reply.value("verified", false)) << what;
-  };
+  const auto run = verify_knobs;
   GeneratedKnobs k;
   k.path = KernelPath::Wgmma;
   k.tile_m = 64;

@@ -113,6 +113,23 @@ int occupancy(const GeneratedKnobs& k, const LaunchShape& shape, const DeviceTra
   return o;
 }
 
+// A wgmma knob setting of the space: K tiles of 64, rasterisation groups of 8, no occupancy hint
+// beyond one CTA per SM; split-K, panels and pingpong set by the caller.
+GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_n, int stages, bool persistent) {
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = tile_m;
+  k.tile_n = tile_n;
+  k.tile_k = 64;
+  k.subgroup_m = subgroup_m;
+  k.subgroup_n = subgroup_n;
+  k.stages = stages;
+  k.persistent = persistent;
+  k.swizzle_group = 8;
+  k.min_blocks_per_sm = 1;
+  return k;
+}
+
 // A B panel of more K tiles leaves too little shared memory for A's ring and the staging tile.
 constexpr int kMaxPanelTiles = 4;
 
@@ -294,18 +311,8 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                 for (int split : splits)
                   for (int panel : {0, whole_k_tiles}) {
                     if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles)) continue;
-                    GeneratedKnobs k;
-                    k.path = KernelPath::Wgmma;
-                    k.tile_m = tm;
-                    k.tile_n = tn;
-                    k.tile_k = 64;
-                    k.subgroup_m = sm;
-                    k.subgroup_n = sn;
-                    k.stages = stages;
-                    k.persistent = persistent;
+                    GeneratedKnobs k = wgmma_knobs(tm, tn, sm, sn, stages, persistent);
                     k.split_k = split;
-                    k.swizzle_group = 8;
-                    k.min_blocks_per_sm = 1;
                     k.b_panel = panel;
                     consider(k);
                   }
@@ -314,18 +321,8 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
       for (int tm : {64, 128})
         for (int tn : {64, 128, 192, 256})
           for (int stages : {3, 4, 5}) {
-            GeneratedKnobs k;
-            k.path = KernelPath::Wgmma;
-            k.tile_m = tm;
-            k.tile_n = tn;
-            k.tile_k = 64;
-            k.subgroup_m = 1;
-            k.subgroup_n = 1;
-            k.stages = stages;
-            k.persistent = true;
+            GeneratedKnobs k = wgmma_knobs(tm, tn, 1, 1, stages, true);
             k.pingpong = true;
-            k.swizzle_group = 8;
-            k.min_blocks_per_sm = 1;
             consider(k);
           }
   }

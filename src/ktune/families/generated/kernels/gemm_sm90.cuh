@@ -203,6 +203,28 @@ __device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b,
 
 // ---- the kernel ---------------------------------------------------------------------------
 
+// One K tile of A (rows m0.., K from k0) or of B (columns n0..) into `dst` by TMA, completing on
+// `bar`: K-contiguous operands as KT_TILE_K / 64 chunks of rows x 128 bytes, MN-contiguous ones
+// as rows / 64 chunks of KT_TILE_K x 128 bytes (the layout the wgmma descriptors read).
+__device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt_u32 bar, int k0, int m0, int batch) {
+#if KT_A_K_CONTIGUOUS
+#pragma unroll
+  for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_M * 128), map_a, bar, k0 + 64 * c, m0, batch);
+#else
+#pragma unroll
+  for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map_a, bar, m0 + 64 * c, k0, batch);
+#endif
+}
+__device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt_u32 bar, int k0, int n0, int batch) {
+#if KT_B_K_CONTIGUOUS
+#pragma unroll
+  for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_N * 128), map_b, bar, k0 + 64 * c, n0, batch);
+#else
+#pragma unroll
+  for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map_b, bar, n0 + 64 * c, k0, batch);
+#endif
+}
+
 // Work item `w` (0 .. tiles * split_k * batch - 1): tile fastest, then split slice, then batch.
 __device__ __forceinline__ void kt_work_item(const KtuneGemmParams& p, long long w, int& tile, int& split, int& batch) {
   const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
@@ -320,17 +342,8 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
         // The consumers are done with the last column's panel once they start this one.
         kt_mbar_wait(panel_empty, panel_phase ^ 1u);
         kt_mbar_expect_tx(panel_full, k_tiles * KT_B_TILE_BYTES);
-        for (int kt = 0; kt < k_tiles; ++kt) {
-          const int k0 = static_cast<int>(k_begin) + kt * KT_TILE_K;
-          const kt_u32 tile_b = panel + kt * KT_B_TILE_BYTES;
-#if KT_B_K_CONTIGUOUS
-#pragma unroll
-          for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_N * 128), map_b, panel_full, k0 + 64 * c, n0, batch);
-#else
-#pragma unroll
-          for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_K * 128), map_b, panel_full, n0 + 64 * c, k0, batch);
-#endif
-        }
+        for (int kt = 0; kt < k_tiles; ++kt)
+          kt_load_b_tile(panel + kt * KT_B_TILE_BYTES, map_b, panel_full, static_cast<int>(k_begin) + kt * KT_TILE_K, n0, batch);
         panel_phase ^= 1u;
         panel_column = column;
       }
@@ -341,22 +354,9 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
         kt_mbar_expect_tx(full, KT_STAGE_BYTES);
         const int k0 = static_cast<int>(k_begin) + kt * KT_TILE_K;
         const kt_u32 tile_a = smem + stage * KT_STAGE_BYTES;
-#if KT_A_K_CONTIGUOUS
-#pragma unroll
-        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_M * 128), map_a, full, k0 + 64 * c, m0, batch);
-#else
-#pragma unroll
-        for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(tile_a + c * (KT_TILE_K * 128), map_a, full, m0 + 64 * c, k0, batch);
-#endif
+        kt_load_a_tile(tile_a, map_a, full, k0, m0, batch);
 #if !KT_B_PANEL
-        const kt_u32 tile_b = tile_a + KT_A_TILE_BYTES;
-#if KT_B_K_CONTIGUOUS
-#pragma unroll
-        for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_N * 128), map_b, full, k0 + 64 * c, n0, batch);
-#else
-#pragma unroll
-        for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(tile_b + c * (KT_TILE_K * 128), map_b, full, n0 + 64 * c, k0, batch);
-#endif
+        kt_load_b_tile(tile_a + KT_A_TILE_BYTES, map_b, full, k0, n0, batch);
 #endif
         if (++stage == KT_STAGES) {
           stage = 0;
