@@ -261,10 +261,11 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
   // latency-bound, about 1.5 us per K tile of pipeline fill and drain, unless stages cover it.
   const double latency = static_cast<double>(ceil_div(k_slice, k.tile_k)) * 0.12e-6 + 2e-6;
   // One CTA per SM (the big tiles) has nothing to run while its own warpgroups store a tile: its
-  // MMAs and its stores take turns, so their times add. H100, session 13, CTAs of 15-31 tiles:
-  // 4096x16384x256 128x256 ran 94 us (39.5 MMA + 44.7 store by this model), 64x256 with a B
-  // panel 110.6 (65.6 + 44.7); 16384x4096x128 128x256 with a panel 68-70 (19.7 + 44.7). Two or
-  // more CTAs per SM overlap one's stores with another's MMAs.
+  // MMAs and its stores take turns, so their times add. No fitted number: the rule came from the
+  // tuned-on 4096x16384x256 (H100, session 13: 128x256 ran 94 us, 39.5 MMA + 44.7 store by this
+  // model; 64x256 with a B panel 110.6, 65.6 + 44.7). The holdout 16384x4096x128 (68-70 us with
+  // a panel; 19.7 + 44.7) was a check, not an input. Two or more CTAs per SM overlap one's
+  // stores with another's MMAs.
   const double store_seconds = stored / (r.store * store_efficiency(k, t));
   const double serial = occ == 1 && !k.pingpong ? e.compute_seconds + store_seconds : 0.0;
   e.seconds = std::max({e.compute_seconds, e.memory_seconds, e.l2_seconds, latency, serial}) + e.reduction_seconds + r.launch;
