@@ -212,9 +212,13 @@ def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
     if pick.get("stats"):
         out["pick_s"], out["pick_config"], out["pick_family"] = pick["stats"]["median_s"], pick["config"], pick.get("family")
     out["statuses"] = {}
+    out["generated_measured"] = []  # every generated kernel's config and median: data to fit the cost model offline
     for c in rep.get("candidates", []):
         key = c.get("family", "?") + ":" + c.get("status", "?")
         out["statuses"][key] = out["statuses"].get(key, 0) + 1
+        if c.get("family") == "generated":
+            out["generated_measured"].append({k: c.get(k) for k in ("config", "status", "median_s", "min_s", "raced",
+                                                                     "samples", "source")})
     return out
 
 

@@ -35,7 +35,7 @@ struct GemmSetup {
   ReferenceMode reference = ReferenceMode::Auto;
   std::vector<std::string> families{"cublaslt"};
   cublaslt::EnumerationOptions cublaslt;
-  int generated_max_candidates = 12;  // generated kernels compiled and measured (best model estimates)
+  int generated_max_candidates = 20;  // generated kernels compiled and measured (best model estimates)
   // The refinement round's size (tune gemm --refine): with compile threads to spare, the listing
   // compiles that many likely neighbours ahead (see GemmWorker::speculate_refinement).
   int generated_refine = 0;

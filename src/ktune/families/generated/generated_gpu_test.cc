@@ -229,6 +229,48 @@ TEST(GeneratedGpu, PingpongWarpgroupsTakeTurns) {
   run(epilogue, square, "777x1000x256 nn, f32 out, C, bias, gelu");
 }
 
+// fp8 (e4m3 in, bf16/f32 out) and tf32 (f32 in and out) wgmma kernels, K-major A and B (layout
+// nt): the model's best and a split variant, ragged M/N with a K tail, decode-sized M, 128-byte
+// and 256-byte K tiles, a B panel, a batch, and the epilogue with C and bias; against fp64.
+TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  EXPECT_GE(verify_all(make(1000, 3000, 2000, gemm::Precision::F8E4M3, "nt")), 2);
+  EXPECT_GE(verify_all(make(16, 4096, 8192, gemm::Precision::F8E4M3, "nt")), 2);
+  EXPECT_GE(verify_all(make(1000, 3000, 2000, gemm::Precision::TF32, "nt")), 2);
+  EXPECT_GE(verify_all(make(16, 4096, 8192, gemm::Precision::TF32, "nt")), 2);
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = 128;
+  k.tile_n = 128;
+  k.subgroup_m = 2;
+  k.subgroup_n = 1;
+  k.stages = 3;
+  k.persistent = true;
+  GeneratedKnobs deep = k;  // two 128-byte rows per K tile
+  deep.tile_k = 256;
+  gemm::GemmProblem fp8_f32 = make(777, 1000, 1040, gemm::Precision::F8E4M3, "nt");
+  fp8_f32.out = gemm::Storage::F32;
+  fp8_f32.beta = 0.5;
+  fp8_f32.alpha = 0.25;
+  verify_knobs(fp8_f32, deep, "fp8 777x1000x1040, f32 out, C, 256-deep K tiles");
+  deep.tile_k = 64;
+  gemm::GemmProblem tf32 = make(777, 1000, 1000, gemm::Precision::TF32, "nt");
+  tf32.bias = true;
+  tf32.beta = -1.0;
+  tf32.activation = gemm::Activation::Gelu;
+  verify_knobs(tf32, deep, "tf32 777x1000x1000, C, bias, gelu, 64-deep K tiles");
+  GeneratedKnobs panel = k;
+  panel.tile_k = 128;
+  panel.b_panel = 2;
+  gemm::GemmProblem batched = make(1000, 520, 200, gemm::Precision::F8E4M3, "nt");
+  batched.batch = 3;
+  verify_knobs(batched, panel, "fp8 3 x 1000x520x200, a B panel");
+  panel.tile_k = 32;
+  panel.b_panel = 4;
+  verify_knobs(make(3000, 1000, 128, gemm::Precision::TF32, "nt"), panel, "tf32 3000x1000x128, a B panel");
+}
+
 TEST(GeneratedGpu, OddSizes) {
   REQUIRE_GPU();
   for (std::int64_t s : {1, 7, 511, 1000, 4097}) {

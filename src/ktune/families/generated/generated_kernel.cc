@@ -22,7 +22,14 @@ int alignment_of(std::int64_t bytes) {
   return a;
 }
 
-const char* type_suffix(int in_type) { return in_type == 0 ? "F16" : "BF16"; }
+const char* type_suffix(int in_type) {
+  switch (in_type) {
+    case 0: return "F16";
+    case 2: return "E4M3";
+    case 3: return "TF32";
+    default: return "BF16";
+  }
+}
 
 }  // namespace
 
@@ -40,12 +47,22 @@ std::string generator_version() {
 
 std::optional<std::string> unsupported_reason(const gemm::GemmProblem& problem) {
   using gemm::Precision;
-  if (problem.precision != Precision::F16 && problem.precision != Precision::BF16)
-    return "ktune's generated kernels compute f16 and bf16 inputs only (this problem is " +
-           std::string(gemm::precision_name(problem.precision)) + "; cuBLASLt covers it)";
+  if (problem.precision == Precision::F32)
+    return "ktune's generated kernels use tensor cores; strict fp32 (no tf32) is left to cuBLASLt";
+  const bool narrow_or_wide = problem.precision == Precision::F8E4M3 || problem.precision == Precision::TF32;
+  // fp8 and tf32 wgmma read both operands K-major (no transposed form), and mma.sync has no
+  // kernel for them here: only x @ w.T storage (layout nt) runs.
+  if (narrow_or_wide && (problem.a_transposed || !problem.b_transposed))
+    return "ktune's generated " + std::string(gemm::precision_name(problem.precision)) +
+           " kernels need K contiguous in A and B (layout nt; wgmma reads these types K-major only)";
   const gemm::Storage in = problem.a_storage();
-  if (problem.out != in && problem.out != gemm::Storage::F32)
+  if (problem.precision == Precision::F8E4M3) {
+    if (problem.out == gemm::Storage::F8E4M3) return "an fp8 output is not supported (bf16, f16 or f32)";
+    if (problem.bias && problem.bias_storage() != problem.out)
+      return "the kernels read the bias in the output's type; fp8 with an f32 output has a bf16 bias";
+  } else if (problem.out != in && problem.out != gemm::Storage::F32) {
     return "the output must be the input type or f32";
+  }
   if (problem.batch > 65535) return "a batch above 65535 does not fit the grid's z dimension";
   return std::nullopt;
 }
@@ -62,7 +79,12 @@ std::optional<std::string> path_unavailable_reason(KernelPath path, const Device
 ProblemTraits problem_traits(const gemm::GemmProblem& problem) {
   if (auto reason = unsupported_reason(problem)) throw gemm::GemmError(*reason);
   ProblemTraits t;
-  t.in_type = problem.precision == gemm::Precision::F16 ? 0 : 1;
+  switch (problem.precision) {
+    case gemm::Precision::F16: t.in_type = 0; break;
+    case gemm::Precision::F8E4M3: t.in_type = 2; break;
+    case gemm::Precision::TF32: t.in_type = 3; break;
+    default: t.in_type = 1; break;
+  }
   t.out_type = problem.out == gemm::Storage::F32 ? 2 : (problem.out == gemm::Storage::BF16 ? 1 : 0);
   t.a_k_contiguous = !problem.a_transposed;
   t.b_k_contiguous = problem.b_transposed;
@@ -119,8 +141,8 @@ std::optional<KernelPath> parse_path(const std::string& name) {
 
 std::string intrinsic_name(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
   if (knobs.path == KernelPath::Wgmma)
-    return "WGMMA_F32_64x" + std::to_string(knobs.tile_n / std::max(1, knobs.subgroup_n)) + "x16_" +
-           type_suffix(traits.in_type);
+    return "WGMMA_F32_64x" + std::to_string(knobs.tile_n / std::max(1, knobs.subgroup_n)) + "x" +
+           std::to_string(32 / in_type_bytes(traits.in_type)) + "_" + type_suffix(traits.in_type);
   return std::string("MMA_F32_16x8x16_") + type_suffix(traits.in_type);
 }
 
@@ -135,7 +157,7 @@ std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& traits
       << "#define KT_HAS_BIAS " << (traits.bias ? 1 : 0) << "\n"
       << "#define KT_ACTIVATION " << traits.activation << "\n"
       << "#define KT_SPLIT_K " << (knobs.split_k > 1 ? 1 : 0) << "\n";
-  out << (knobs.path == KernelPath::Wgmma ? sm90_defines(knobs) : sm80_defines(knobs, traits));
+  out << (knobs.path == KernelPath::Wgmma ? sm90_defines(knobs, traits.in_type) : sm80_defines(knobs, traits));
   out << "\n" << gemm_params_source() << "\n" << gemm_common_source() << "\n";
   out << (knobs.path == KernelPath::Wgmma ? gemm_sm90_source() : gemm_sm80_source()) << "\n";
   return out.str();
@@ -152,7 +174,7 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, con
   Launch launch;
   unsigned grid[3] = {1, 1, 1};
   if (knobs.path == KernelPath::Wgmma) {
-    launch.shape = sm90_launch_shape(knobs);
+    launch.shape = sm90_launch_shape(knobs, in_type_bytes(traits.in_type));
     sm90_grid(knobs, traits, device.sm_count, grid);
   } else {
     launch.shape = sm80_launch_shape(knobs, traits);

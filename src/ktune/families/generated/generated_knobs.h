@@ -47,7 +47,7 @@ struct GeneratedKnobs {
 
 // What the problem fixes about a kernel (the emitter turns it into KT_* defines).
 struct ProblemTraits {
-  int in_type = 1;           // 0 f16, 1 bf16
+  int in_type = 1;           // 0 f16, 1 bf16, 2 fp8 e4m3, 3 tf32 (f32 storage); 2 and 3 on wgmma only
   int out_type = 1;          // 0 f16, 1 bf16, 2 f32
   bool a_k_contiguous = true;
   bool b_k_contiguous = false;
@@ -60,6 +60,9 @@ struct ProblemTraits {
   // and B: 16 allows 16-byte copies (cp.async.cg, TMA strides).
   int ab_alignment_bytes = 16;
 };
+
+// Bytes per A/B element of an in_type (fp8 1, f16/bf16 2, tf32 4).
+inline int in_type_bytes(int in_type) { return in_type == 2 ? 1 : (in_type == 3 ? 4 : 2); }
 
 struct LaunchShape {
   int threads = 0;             // per CTA

@@ -103,9 +103,47 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
   t = problem_traits(make_problem(1000, 3004, 2000, gemm::Precision::F16));
   EXPECT_EQ(t.ab_alignment_bytes, 8);
 
+  // Strict fp32 has no tensor-core kernel; fp8 and tf32 run K-major (nt) only.
   EXPECT_TRUE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::F32)).has_value());
-  EXPECT_TRUE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::TF32)).has_value());
-  EXPECT_THROW(problem_traits(make_problem(64, 64, 64, gemm::Precision::F8E4M3, "nt")), gemm::GemmError);
+  EXPECT_TRUE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::TF32)).has_value());  // nn
+  EXPECT_THROW(problem_traits(make_problem(64, 64, 64, gemm::Precision::F8E4M3, "tn")), gemm::GemmError);
+  t = problem_traits(make_problem(64, 64, 64, gemm::Precision::F8E4M3, "nt"));
+  EXPECT_EQ(t.in_type, 2);
+  EXPECT_EQ(t.out_type, 1);  // bf16 by default
+  EXPECT_EQ(t.ab_alignment_bytes, 16);
+  t = problem_traits(make_problem(1000, 3000, 2002, gemm::Precision::TF32, "nt"));
+  EXPECT_EQ(t.in_type, 3);
+  EXPECT_EQ(t.out_type, 2);
+  EXPECT_EQ(t.ab_alignment_bytes, 8);  // 2002 f32 per row
+  gemm::GemmProblem fp8_bias = make_problem(64, 64, 64, gemm::Precision::F8E4M3, "nt");
+  fp8_bias.out = gemm::Storage::F32;
+  fp8_bias.bias = true;  // cuBLASLt's bf16 bias beside an f32 output: not what the kernels read
+  EXPECT_TRUE(unsupported_reason(fp8_bias).has_value());
+}
+
+// fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
+// charges their tensor rate (fp8 twice f16's, tf32 half).
+TEST(GeneratedSpace, Fp8AndTf32GetWgmmaKernelsWithTheirOwnKTilesAndRates) {
+  const DeviceTraits hopper = h100();
+  SpaceOptions options;
+  options.max_candidates = 12;
+  const auto f16 = select_candidates(problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::F16, "nt")), hopper, options);
+  const auto fp8 = select_candidates(problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::F8E4M3, "nt")), hopper, options);
+  const auto tf32 = select_candidates(problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "nt")), hopper, options);
+  ASSERT_FALSE(fp8.empty());
+  ASSERT_FALSE(tf32.empty());
+  for (const RankedKnobs& r : fp8) {
+    EXPECT_EQ(r.knobs.path, KernelPath::Wgmma);
+    EXPECT_EQ(r.knobs.tile_k % 128, 0);
+  }
+  for (const RankedKnobs& r : tf32) {
+    EXPECT_EQ(r.knobs.path, KernelPath::Wgmma);
+    EXPECT_EQ(r.knobs.tile_k % 32, 0);
+  }
+  EXPECT_LT(fp8.front().estimate.compute_seconds, 0.6 * f16.front().estimate.compute_seconds);
+  EXPECT_GT(tf32.front().estimate.compute_seconds, 1.6 * f16.front().estimate.compute_seconds);
+  const ProblemTraits fp8_traits = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::F8E4M3, "nt"));
+  EXPECT_NE(intrinsic_name(fp8.front().knobs, fp8_traits).find("x32_E4M3"), std::string::npos);
 }
 
 TEST(GeneratedConstraints, RejectWhatCannotRun) {

@@ -8,8 +8,10 @@ namespace {
 
 // cuda.h enum values (CUtensorMapDataType, ...Interleave, ...Swizzle, ...L2promotion,
 // ...FloatOOBfill).
+constexpr int kTensorMapUint8 = 0;  // fp8 e4m3 bytes: TMA copies them as they are
 constexpr int kTensorMapFloat16 = 6;
 constexpr int kTensorMapBfloat16 = 9;
+constexpr int kTensorMapTfloat32 = 11;  // f32 in memory, rounded to tf32 by the copy
 constexpr int kTensorMapInterleaveNone = 0;
 constexpr int kTensorMapSwizzle128B = 3;
 constexpr int kTensorMapL2Promotion256B = 3;
@@ -35,10 +37,10 @@ std::int64_t k_tiles_per_split(const GeneratedKnobs& k, const ProblemTraits& pro
 }
 
 // Shared memory before any output staging tile, and one staging tile.
-std::int64_t bytes_without_staging(const GeneratedKnobs& k) {
+std::int64_t bytes_without_staging(const GeneratedKnobs& k, int in_bytes) {
   // A B panel (KT_B_PANEL) leaves only A in each stage and holds b_panel B tiles after the ring.
-  const std::int64_t b_tile = static_cast<std::int64_t>(k.tile_n) * k.tile_k * 2;
-  const std::int64_t stage = static_cast<std::int64_t>(k.tile_m) * k.tile_k * 2 + (k.b_panel > 0 ? 0 : b_tile);
+  const std::int64_t b_tile = static_cast<std::int64_t>(k.tile_n) * k.tile_k * in_bytes;
+  const std::int64_t stage = static_cast<std::int64_t>(k.tile_m) * k.tile_k * in_bytes + (k.b_panel > 0 ? 0 : b_tile);
   const std::int64_t panel = k.b_panel > 0 ? k.b_panel * b_tile : 0;
   // alignment slack, stages, panel, full + empty mbarriers, split-K flags, two pingpong order
   // mbarriers (or the panel's full + empty)
@@ -49,8 +51,8 @@ std::int64_t staging_tile_bytes(const GeneratedKnobs& k) { return static_cast<st
 // Two output staging tiles (16-bit rows padded by 16 bytes) where they still fit and cost no CTA
 // per SM that one leaves room for, else one, else none; with pingpong one per warpgroup or none:
 // gemm_sm90.cuh's KT_STAGING.
-int staging_buffers(const GeneratedKnobs& k) {
-  const std::int64_t bytes = bytes_without_staging(k), staging = staging_tile_bytes(k);
+int staging_buffers(const GeneratedKnobs& k, int in_bytes) {
+  const std::int64_t bytes = bytes_without_staging(k, in_bytes), staging = staging_tile_bytes(k);
   auto fits = [&](std::int64_t buffers) {
     const std::int64_t total = bytes + buffers * staging;
     return total <= kSm90MaxDynamicSharedBytes && blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm;
@@ -61,13 +63,14 @@ int staging_buffers(const GeneratedKnobs& k) {
   return fits(1) ? 1 : 0;
 }
 
-int dynamic_shared_bytes(const GeneratedKnobs& k) {
-  return static_cast<int>(std::min<std::int64_t>(bytes_without_staging(k) + staging_buffers(k) * staging_tile_bytes(k), 1 << 30));
+int dynamic_shared_bytes(const GeneratedKnobs& k, int in_bytes) {
+  return static_cast<int>(std::min<std::int64_t>(
+      bytes_without_staging(k, in_bytes) + staging_buffers(k, in_bytes) * staging_tile_bytes(k), 1 << 30));
 }
 
 }  // namespace
 
-int sm90_staging_buffers(const GeneratedKnobs& knobs) { return staging_buffers(knobs); }
+int sm90_staging_buffers(const GeneratedKnobs& knobs, int in_bytes) { return staging_buffers(knobs, in_bytes); }
 
 int sm90_entry_registers(const GeneratedKnobs& knobs) {
   const int raw = 65536 / (threads(knobs) * blocks_hint(knobs));
@@ -89,13 +92,19 @@ int sm90_accumulators_per_thread(const GeneratedKnobs& knobs) {
 
 std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTraits& problem) {
   if (k.path != KernelPath::Wgmma) return "not a wgmma (sm_90a) knob setting";
-  if (problem.in_type != 0 && problem.in_type != 1) return "input type must be f16 or bf16";
+  if (problem.in_type < 0 || problem.in_type > 3) return "input type must be f16, bf16, fp8 e4m3 or tf32";
+  const int in_bytes = in_type_bytes(problem.in_type);
+  // fp8 and tf32 wgmma have no transpose immediates: both operands must be K-major in shared
+  // memory, so K must be the contiguous dimension of A and B in global memory (layout nt).
+  if (in_bytes != 2 && !(problem.a_k_contiguous && problem.b_k_contiguous))
+    return "fp8 and tf32 wgmma read A and B K-major only: K must be contiguous in both (layout nt)";
   if (problem.out_type < 0 || problem.out_type > 2) return "output type must be f16, bf16 or f32";
   if (problem.m < 1 || problem.n < 1 || problem.k < 1 || problem.batch < 1) return "M, N, K and batch must be >= 1";
   if (problem.m > kMaxTmaCoordinate || problem.n > kMaxTmaCoordinate || problem.k > kMaxTmaCoordinate)
     return "M, N and K must be < 2^31 (TMA coordinates are 32-bit)";
-  if (k.tile_k < 64 || k.tile_k > 256 || k.tile_k % 64 != 0)
-    return "tile_k " + str(k.tile_k) + " must be 64, 128, 192 or 256 (whole 128-byte swizzle rows)";
+  const int k_chunk = 128 / in_bytes;  // elements per 128-byte swizzle row
+  if (k.tile_k < k_chunk || k.tile_k * in_bytes > 512 || k.tile_k % k_chunk != 0)
+    return "tile_k " + str(k.tile_k) + " must be 1-4 whole 128-byte swizzle rows of " + str(k_chunk) + " elements";
   if (k.subgroup_m < 1 || k.subgroup_n < 1) return "subgroup_m and subgroup_n must be >= 1";
   if (k.tile_m < 64 || k.tile_m > 256) return "tile_m " + str(k.tile_m) + " must be 64..256 (TMA box rows)";
   if (k.tile_n < 16 || k.tile_n > 256) return "tile_n " + str(k.tile_n) + " must be 16..256 (TMA box rows)";
@@ -114,7 +123,7 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   if (k.min_blocks_per_sm < 0) return "min_blocks_per_sm must be >= 0";
   if (threads(k) * blocks_hint(k) > 2048)
     return str(blocks_hint(k)) + " CTAs of " + str(threads(k)) + " threads exceed 2048 threads per SM";
-  const int smem = dynamic_shared_bytes(k);
+  const int smem = dynamic_shared_bytes(k, in_bytes);
   if (smem > kSm90MaxDynamicSharedBytes)
     return "shared memory " + str(smem) + " bytes exceeds 227 KB (" + str(kSm90MaxDynamicSharedBytes) + ")";
   if (static_cast<std::int64_t>(blocks_hint(k)) * (smem + kSm90SharedReservedPerCta) > kSm90SharedBytesPerSm)
@@ -134,12 +143,13 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
            "-byte aligned; TMA needs 16";
   const std::int64_t a_leading = problem.a_k_contiguous ? problem.k : problem.m;
   const std::int64_t b_leading = problem.b_k_contiguous ? problem.k : problem.n;
-  if (a_leading % 8 != 0)
+  const int per_16_bytes = 16 / in_bytes;
+  if (a_leading % per_16_bytes != 0)
     return std::string("A's contiguous dimension (") + (problem.a_k_contiguous ? "K" : "M") + " = " + str(a_leading) +
-           ") must be a multiple of 8 (16-byte TMA strides)";
-  if (b_leading % 8 != 0)
+           ") must be a multiple of " + str(per_16_bytes) + " (16-byte TMA strides)";
+  if (b_leading % per_16_bytes != 0)
     return std::string("B's contiguous dimension (") + (problem.b_k_contiguous ? "K" : "N") + " = " + str(b_leading) +
-           ") must be a multiple of 8 (16-byte TMA strides)";
+           ") must be a multiple of " + str(per_16_bytes) + " (16-byte TMA strides)";
   if (k.split_k < 1) return "split_k must be >= 1";
   if (k.split_k > 1) {
     const std::int64_t k_tiles = ceil_div(problem.k, k.tile_k);
@@ -171,15 +181,15 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   return std::nullopt;
 }
 
-LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs) {
+LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs, int in_bytes) {
   LaunchShape shape;
   shape.threads = threads(knobs);
-  shape.dynamic_shared_bytes = dynamic_shared_bytes(knobs);
+  shape.dynamic_shared_bytes = dynamic_shared_bytes(knobs, in_bytes);
   shape.cluster = 1;
   return shape;
 }
 
-std::string sm90_defines(const GeneratedKnobs& k) {
+std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   std::string out;
   auto define = [&out](const char* name, int value) { out += "#define " + std::string(name) + " " + str(value) + "\n"; };
   define("KT_TILE_M", k.tile_m);
@@ -192,10 +202,10 @@ std::string sm90_defines(const GeneratedKnobs& k) {
   define("KT_MIN_BLOCKS", k.min_blocks_per_sm);
   if (k.b_panel > 0) define("KT_B_PANEL", k.b_panel);
   if (k.pingpong) define("KT_PINGPONG", 1);
-  return out + sm90_wgmma_defines(k);
+  return out + sm90_wgmma_defines(k, in_type);
 }
 
-std::string sm90_wgmma_defines(const GeneratedKnobs& k) {
+std::string sm90_wgmma_defines(const GeneratedKnobs& k, int in_type) {
   if (k.subgroup_n < 1 || k.tile_n % k.subgroup_n != 0) return {};
   const int n = k.tile_n / k.subgroup_n;
   if (n < 16 || n > 256 || n % 16 != 0) return {};
@@ -207,7 +217,9 @@ std::string sm90_wgmma_defines(const GeneratedKnobs& k) {
     operands += std::string(i ? ", " : "") + "\"+f\"(d[" + str(i) + "])";
   }
   // After the accumulators: desc_a, desc_b, scale_d, then the two transpose immediates.
-  return "#define KT_WGMMA_SHAPE \"m64n" + str(n) + "k16\"\n" +
+  // K per instruction: 32 bytes of each operand row (16 f16/bf16, 32 fp8, 8 tf32 elements).
+  const int k_step = 32 / in_type_bytes(in_type);
+  return "#define KT_WGMMA_SHAPE \"m64n" + str(n) + "k" + str(k_step) + "\"\n" +
          "#define KT_WGMMA_D \"" + list + "\"\n" +
          "#define KT_WGMMA_D_OPERANDS " + operands + "\n" +
          "#define KT_WGMMA_DESCRIPTORS \"" + operand(accumulators) + ", " + operand(accumulators + 1) + "\"\n" +
@@ -216,7 +228,7 @@ std::string sm90_wgmma_defines(const GeneratedKnobs& k) {
 }
 
 int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
-  const int smem = dynamic_shared_bytes(knobs) + kSm90SharedReservedPerCta;
+  const int smem = dynamic_shared_bytes(knobs, in_type_bytes(problem.in_type)) + kSm90SharedReservedPerCta;
   int per_sm = std::min(kSm90SharedBytesPerSm / std::max(1, smem), 2048 / threads(knobs));
   if (knobs.min_blocks_per_sm > 0) per_sm = std::min(per_sm, knobs.min_blocks_per_sm);
   per_sm = std::max(1, per_sm);
@@ -252,7 +264,13 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
                              EncodeTiledFn encode) {
   if (encode == nullptr) throw std::runtime_error("sm90_encode_tensor_maps: no cuTensorMapEncodeTiled");
   if (params.a == nullptr || params.b == nullptr) throw std::runtime_error("sm90_encode_tensor_maps: A or B is null");
-  const int data_type = problem.in_type == 1 ? kTensorMapBfloat16 : kTensorMapFloat16;
+  const int data_type = problem.in_type == 3   ? kTensorMapTfloat32
+                        : problem.in_type == 2 ? kTensorMapUint8
+                        : problem.in_type == 1 ? kTensorMapBfloat16
+                                               : kTensorMapFloat16;
+  const long long bytes = in_type_bytes(problem.in_type);
+  // The box's inner extent is one 128-byte swizzle row (K chunk or, 16-bit only, MN chunk).
+  const std::uint32_t box_inner = static_cast<std::uint32_t>(128 / bytes);
   const auto batch = static_cast<std::uint64_t>(std::max<long long>(1, params.batch));
   // One operand: `inner` elements contiguous, `outer` rows of `ld` elements, `batch` entries.
   auto encode_one = [&](unsigned char* map, const void* base, const char* name, long long inner, long long outer,
@@ -260,8 +278,8 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
     // A single batch entry has no meaningful batch stride; any valid one will do.
     const long long batch_elements = batch > 1 ? batch_stride : ld * outer;
     const std::uint64_t dims[3] = {static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(outer), batch};
-    const std::uint64_t strides[2] = {static_cast<std::uint64_t>(ld) * 2, static_cast<std::uint64_t>(batch_elements) * 2};
-    const std::uint32_t box[3] = {64, static_cast<std::uint32_t>(box_outer), 1};
+    const std::uint64_t strides[2] = {static_cast<std::uint64_t>(ld * bytes), static_cast<std::uint64_t>(batch_elements * bytes)};
+    const std::uint32_t box[3] = {box_inner, static_cast<std::uint32_t>(box_outer), 1};
     const std::uint32_t element_strides[3] = {1, 1, 1};
     const int result = encode(map, data_type, 3, const_cast<void*>(base), dims, strides, box, element_strides,
                               kTensorMapInterleaveNone, kTensorMapSwizzle128B, kTensorMapL2Promotion256B,
@@ -269,8 +287,8 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
     if (result != 0)
       throw std::runtime_error(std::string("cuTensorMapEncodeTiled failed for ") + name + " with CUresult " +
                                str(result) + " (dims " + str(inner) + " x " + str(outer) + " x " +
-                               str(static_cast<long long>(batch)) + ", strides " + str(ld * 2) + ", " +
-                               str(batch_elements * 2) + " bytes, box 64 x " + str(box_outer) + ")");
+                               str(static_cast<long long>(batch)) + ", strides " + str(ld * bytes) + ", " +
+                               str(batch_elements * bytes) + " bytes, box " + str(box_inner) + " x " + str(box_outer) + ")");
   };
   if (problem.a_k_contiguous)
     encode_one(params.tma_a, params.a, "A", params.k, params.m, params.lda, params.batch_stride_a, knobs.tile_m);

@@ -104,6 +104,44 @@ TEST(Sm90Path, RejectsStridesTmaCannotUse) {
   EXPECT_TRUE(mentions(why(k, misaligned), "TMA needs 16"));
 }
 
+ProblemTraits typed(ProblemTraits t, int in_type) {
+  t.in_type = in_type;
+  t.out_type = in_type == 3 ? 2 : 1;  // tf32 -> f32, fp8 -> bf16
+  return t;
+}
+
+// fp8 and tf32: 128-byte K chunks of 128 and 32 elements, K-major operands only, and 16-byte
+// strides counted in their own element size.
+TEST(Sm90Path, Fp8AndTf32KeepWholeSwizzleRowsAndKMajorOperands) {
+  const ProblemTraits fp8 = typed(problem(4096, 4096, 4096, "nt"), 2), tf32 = typed(problem(4096, 4096, 4096, "nt"), 3);
+  EXPECT_EQ(why(knobs(128, 256, 128, 2, 1, 4), fp8), "");
+  EXPECT_EQ(why(knobs(128, 256, 32, 2, 1, 4), tf32), "");
+  EXPECT_EQ(why(knobs(128, 128, 64, 2, 1, 3), tf32), "");  // two swizzle rows of tf32
+  EXPECT_TRUE(mentions(why(knobs(128, 256, 64, 2, 1, 4), fp8), "128 elements"));
+  EXPECT_TRUE(mentions(why(knobs(128, 256, 16, 2, 1, 4), tf32), "32 elements"));
+  EXPECT_EQ(why(knobs(64, 128, 256, 1, 1, 3), fp8), "");                      // two 128-byte rows
+  EXPECT_TRUE(mentions(why(knobs(64, 128, 640, 1, 1, 2), fp8), "tile_k 640"));  // five: deeper than 512 bytes
+  for (const char* layout : {"nn", "tn", "tt"}) {
+    EXPECT_TRUE(mentions(why(knobs(128, 256, 128, 2, 1, 4), typed(problem(4096, 4096, 4096, layout), 2)), "K-major"))
+        << layout;
+    EXPECT_TRUE(mentions(why(knobs(128, 256, 32, 2, 1, 4), typed(problem(4096, 4096, 4096, layout), 3)), "K-major"))
+        << layout;
+  }
+  // 16-byte strides: K a multiple of 16 fp8 or 4 tf32 elements.
+  EXPECT_TRUE(mentions(why(knobs(128, 128, 128, 2, 1, 4), typed(problem(512, 512, 1000, "nt"), 2)), "multiple of 16"));
+  EXPECT_EQ(why(knobs(128, 128, 32, 2, 1, 4), typed(problem(512, 512, 1004, "nt"), 3)), "");
+  EXPECT_TRUE(mentions(why(knobs(128, 128, 32, 2, 1, 4), typed(problem(512, 512, 1002, "nt"), 3)), "multiple of 4"));
+  // Shared memory counts bytes: a 128x256 fp8 stage of 128-deep K is a 64-deep f16 stage's size.
+  EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 128, 2, 1, 4), 1).dynamic_shared_bytes,
+            sm90_launch_shape(knobs(128, 256, 64, 2, 1, 4), 2).dynamic_shared_bytes);
+  EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 32, 2, 1, 4), 4).dynamic_shared_bytes,
+            sm90_launch_shape(knobs(128, 256, 64, 2, 1, 4), 2).dynamic_shared_bytes);
+  // The instruction's K: 32 bytes of each operand row.
+  EXPECT_TRUE(mentions(sm90_wgmma_defines(knobs(128, 256, 128, 2, 1, 4), 2), "\"m64n256k32\""));
+  EXPECT_TRUE(mentions(sm90_wgmma_defines(knobs(128, 256, 32, 2, 1, 4), 3), "\"m64n256k8\""));
+  EXPECT_TRUE(mentions(sm90_wgmma_defines(knobs(128, 256, 64, 2, 1, 4), 1), "\"m64n256k16\""));
+}
+
 TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
   EXPECT_EQ(why(knobs(128, 128, 64, 2, 1, 4, false, 4), problem(1024, 1024, 4096)), "");
   EXPECT_TRUE(mentions(why(knobs(128, 128, 64, 2, 1, 4, false, 8), problem(1024, 1024, 256)), "exceeds the 4 K tiles"));
@@ -355,6 +393,29 @@ TEST(Sm90Path, TensorMapsFollowTheLayout) {
   EXPECT_EQ(encode_calls[1].box[1], 256u);  // tile_n rows
 }
 
+TEST(Sm90Path, TensorMapsOfFp8AndTf32CountTheirElementBytes) {
+  alignas(16) static unsigned char a[16], b[16];
+  ProblemTraits fp8 = typed(problem(16, 8192, 8192, "nt"), 2);
+  KtuneGemmParams p = params_for(fp8, a, b);
+  encode_calls.clear();
+  encode_result = 0;
+  sm90_encode_tensor_maps(p, knobs(64, 128, 128, 1, 1, 4), fp8, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 2u);
+  EXPECT_EQ(encode_calls[0].data_type, 0);       // u8: e4m3 bytes copied as they are
+  EXPECT_EQ(encode_calls[0].strides[0], 8192u);  // K bytes per row of A
+  EXPECT_EQ(encode_calls[0].box[0], 128u);       // one 128-byte swizzle row
+  EXPECT_EQ(encode_calls[1].box[1], 128u);       // tile_n rows of B
+  ProblemTraits tf32 = typed(problem(1000, 3000, 2000, "nt"), 3);
+  p = params_for(tf32, a, b);
+  encode_calls.clear();
+  sm90_encode_tensor_maps(p, knobs(128, 192, 32, 1, 1, 4), tf32, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 2u);
+  EXPECT_EQ(encode_calls[0].data_type, 11);      // tf32: the copy rounds f32
+  EXPECT_EQ(encode_calls[0].strides[0], 8000u);  // 2000 f32
+  EXPECT_EQ(encode_calls[0].box[0], 32u);
+  EXPECT_EQ(encode_calls[1].strides[0], 8000u);
+}
+
 TEST(Sm90Path, EncodeFailureNamesTheOperandAndResult) {
   alignas(16) static unsigned char a[16], b[16];
   const ProblemTraits t = problem(256, 256, 256);
@@ -390,7 +451,7 @@ std::string assemble(const GeneratedKnobs& k, const ProblemTraits& t) {
       << "\n#define KT_A_K_CONTIGUOUS " << t.a_k_contiguous << "\n#define KT_B_K_CONTIGUOUS " << t.b_k_contiguous
       << "\n#define KT_READS_C " << t.reads_c << "\n#define KT_HAS_BIAS " << t.bias << "\n#define KT_ACTIVATION "
       << t.activation << "\n#define KT_SPLIT_K " << (k.split_k > 1) << "\n"
-      << sm90_defines(k) << read_source("gemm_params.h") << "\n"
+      << sm90_defines(k, t.in_type) << read_source("gemm_params.h") << "\n"
       << read_source("gemm_common.cuh") << "\n"
       << read_source("gemm_sm90.cuh") << "\n";
   return out.str();
@@ -448,6 +509,15 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   pingpong.tile_m = 128;
   pingpong.tile_n = 128;
   samples.push_back({pingpong, epilogue});
+  // fp8 (128-deep K tiles, k32 instructions) and tf32 (32-deep, k8), K-major A and B.
+  samples.push_back({knobs(128, 256, 128, 2, 1, 4, true), typed(problem(4096, 4096, 4096, "nt"), 2)});
+  samples.push_back({knobs(64, 128, 128, 1, 1, 5, false, 4), typed(problem(16, 8192, 8192, "nt"), 2)});
+  samples.push_back({knobs(128, 192, 32, 1, 1, 4, true), typed(problem(1000, 3000, 2000, "nt"), 3)});
+  ProblemTraits tf32_epilogue = typed(problem(1000, 3000, 2000, "nt"), 3);
+  tf32_epilogue.reads_c = true;
+  tf32_epilogue.bias = true;
+  samples.push_back({knobs(128, 128, 64, 2, 1, 3, true), tf32_epilogue});  // two swizzle rows per K tile
+  samples.push_back({knobs(128, 128, 32, 2, 1, 4, true, 1, 4), typed(problem(16384, 4096, 128, "nt"), 3)});  // a panel
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;
@@ -455,7 +525,7 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
     request.program_name = "gemm_sm90.cu";
     request.arch = "sm_90a";
     const cuda::NvrtcResult result = compiler_->compile(request);
-    const std::string label = sm90_defines(s.knobs) + " layout " + (s.traits.a_k_contiguous ? "n" : "t") +
+    const std::string label = sm90_defines(s.knobs, s.traits.in_type) + " in_type " + std::to_string(s.traits.in_type) + " layout " + (s.traits.a_k_contiguous ? "n" : "t") +
                               (s.traits.b_k_contiguous ? "t" : "n");
     ASSERT_TRUE(result.ok) << label << "\n" << result.error << "\n" << result.log;
     EXPECT_FALSE(result.cubin.empty()) << label;
@@ -499,6 +569,21 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
     request.arch = "sm_90a";
     const cuda::NvrtcResult result = compiler_->compile(request);
     EXPECT_TRUE(result.ok) << sm90_defines(k) << " launch " << launch << "\n" << result.error << "\n" << result.log;
+  }
+  // fp8 and tf32 tiles: the same rule in bytes.
+  const std::vector<std::pair<GeneratedKnobs, int>> typed_samples = {
+      {knobs(128, 256, 128, 2, 1, 4, true), 2}, {knobs(64, 256, 256, 1, 1, 3, true), 2},
+      {knobs(128, 256, 32, 2, 1, 4, true), 3},  {knobs(64, 128, 64, 1, 1, 5, true, 1, 2), 3}};
+  for (const auto& [k, in_type] : typed_samples) {
+    const int launch = sm90_launch_shape(k, in_type_bytes(in_type)).dynamic_shared_bytes;
+    cuda::NvrtcRequest request;
+    request.source = assemble(k, typed(problem(16384, 4096, 128, "nt"), in_type)) +
+                     "static_assert(KT_SMEM_WITHOUT_STAGING + KT_STAGING * KT_STAGING_BYTES == " + std::to_string(launch) +
+                     ", \"the kernel's shared memory layout differs from the launch's size\");\n";
+    request.program_name = "gemm_sm90.cu";
+    request.arch = "sm_90a";
+    const cuda::NvrtcResult result = compiler_->compile(request);
+    EXPECT_TRUE(result.ok) << sm90_defines(k, in_type) << " launch " << launch << "\n" << result.error << "\n" << result.log;
   }
 }
 

@@ -43,11 +43,30 @@
 #ifndef KT_B_PANEL
 #define KT_B_PANEL 0
 #endif
+// Input element size. Every type keeps a 128-byte swizzle row per K chunk (64 f16/bf16, 128 fp8
+// or 32 tf32 elements) and advances 32 bytes of K per wgmma (k16, k32 or k8), so the
+// descriptors and the shared-memory layout are the same for all of them; fp8 and tf32 wgmma read
+// both operands K-major only (no transpose immediates in PTX for them).
+#if KT_IN_TYPE == 2
+#define KT_IN_BYTES 1
+#define KT_WGMMA_AB "e4m3"
+#elif KT_IN_TYPE == 3
+#define KT_IN_BYTES 4
+#define KT_WGMMA_AB "tf32"
+#elif KT_IN_TYPE == 1
+#define KT_IN_BYTES 2
+#define KT_WGMMA_AB "bf16"
+#else
+#define KT_IN_BYTES 2
+#define KT_WGMMA_AB "f16"
+#endif
+#define KT_K_CHUNK (128 / KT_IN_BYTES)
+#define KT_K_STEP (32 / KT_IN_BYTES)
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
 #define KT_WG_N (KT_TILE_N / KT_SUBGROUP_N)
 #define KT_M_ATOMS (KT_WG_M / 64)
-#define KT_A_TILE_BYTES (KT_TILE_M * KT_TILE_K * 2)
-#define KT_B_TILE_BYTES (KT_TILE_N * KT_TILE_K * 2)
+#define KT_A_TILE_BYTES (KT_TILE_M * KT_TILE_K * KT_IN_BYTES)
+#define KT_B_TILE_BYTES (KT_TILE_N * KT_TILE_K * KT_IN_BYTES)
 #if KT_B_PANEL
 #define KT_STAGE_BYTES KT_A_TILE_BYTES
 #define KT_PANEL_BYTES (KT_B_PANEL * KT_B_TILE_BYTES)
@@ -104,11 +123,6 @@
 #define KT_REBALANCE_REGISTERS 0
 #endif
 
-#if KT_IN_TYPE == 1
-#define KT_WGMMA_AB "bf16"
-#else
-#define KT_WGMMA_AB "f16"
-#endif
 // wgmma's "transpose" immediates: 0 reads the operand K-major, 1 MN-major.
 #if KT_A_K_CONTIGUOUS
 #define KT_WGMMA_TRANS_A 0
@@ -121,7 +135,9 @@
 #define KT_WGMMA_TRANS_B 1
 #endif
 
-static_assert(KT_TILE_K % 64 == 0 && KT_TILE_K <= 256, "KT_TILE_K: a multiple of 64 (one 128-byte swizzle row), at most 256");
+static_assert(KT_TILE_K % KT_K_CHUNK == 0 && KT_TILE_K * KT_IN_BYTES <= 512,
+              "KT_TILE_K: whole 128-byte swizzle rows (64 f16/bf16, 128 fp8, 32 tf32 elements), at most 512 bytes");
+static_assert(KT_IN_BYTES == 2 || (KT_A_K_CONTIGUOUS && KT_B_K_CONTIGUOUS), "fp8 and tf32 wgmma read A and B K-major only");
 static_assert(KT_TILE_M % KT_SUBGROUP_M == 0 && KT_WG_M % 64 == 0, "KT_TILE_M / KT_SUBGROUP_M: a multiple of 64");
 static_assert(KT_TILE_N % KT_SUBGROUP_N == 0 && KT_WG_N % 16 == 0 && KT_WG_N <= 256,
               "KT_TILE_N / KT_SUBGROUP_N: a multiple of 16, at most 256");
@@ -191,12 +207,17 @@ __device__ __forceinline__ void kt_fence_operand(float& r) { asm volatile("" : "
 #ifndef KT_WGMMA_D_OPERANDS
 #error "KT_WGMMA_* are missing: kt_wgmma's operands come from the emitter (sm90_defines), for KT_WG_N a multiple of 16 up to 256"
 #endif
+#if KT_IN_BYTES == 2
+#define KT_WGMMA_TRANSPOSE_TEXT ", " KT_WGMMA_TRANSPOSES
+#else
+#define KT_WGMMA_TRANSPOSE_TEXT ""  // the immediates stay unused operands
+#endif
 __device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b, int scale_d) {
   asm volatile(
       "{\n.reg .pred p;\n"
       "setp.ne.b32 p, " KT_WGMMA_SCALE_D ", 0;\n"
       "wgmma.mma_async.sync.aligned." KT_WGMMA_SHAPE ".f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
-      "{" KT_WGMMA_D "}, " KT_WGMMA_DESCRIPTORS ", p, 1, 1, " KT_WGMMA_TRANSPOSES ";\n}\n"
+      "{" KT_WGMMA_D "}, " KT_WGMMA_DESCRIPTORS ", p, 1, 1" KT_WGMMA_TRANSPOSE_TEXT ";\n}\n"
       : KT_WGMMA_D_OPERANDS
       : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
 }
@@ -209,7 +230,7 @@ __device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b,
 __device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt_u32 bar, int k0, int m0, int batch) {
 #if KT_A_K_CONTIGUOUS
 #pragma unroll
-  for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_M * 128), map_a, bar, k0 + 64 * c, m0, batch);
+  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) kt_tma_load_3d(dst + c * (KT_TILE_M * 128), map_a, bar, k0 + KT_K_CHUNK * c, m0, batch);
 #else
 #pragma unroll
   for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map_a, bar, m0 + 64 * c, k0, batch);
@@ -218,7 +239,7 @@ __device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt
 __device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt_u32 bar, int k0, int n0, int batch) {
 #if KT_B_K_CONTIGUOUS
 #pragma unroll
-  for (int c = 0; c < KT_TILE_K / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_N * 128), map_b, bar, k0 + 64 * c, n0, batch);
+  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) kt_tma_load_3d(dst + c * (KT_TILE_N * 128), map_b, bar, k0 + KT_K_CHUNK * c, n0, batch);
 #else
 #pragma unroll
   for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map_b, bar, n0 + 64 * c, k0, batch);
@@ -461,7 +482,7 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
         for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
       kt_wgmma_fence();
 #pragma unroll
-      for (int kk = 0; kk < KT_TILE_K / 16; ++kk) {
+      for (int kk = 0; kk < KT_TILE_K / KT_K_STEP; ++kk) {
 #if KT_B_PANEL
         const kt_u32 b_tile = panel + kt * KT_B_TILE_BYTES;
 #else
@@ -686,7 +707,11 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_g
 // copies both maps to this CTA's own 256 bytes of global memory with the tensormap proxy
 // release; the acquire fence then makes them visible to this warp's TMA (thread 0 produces).
 // Field values are PTX's: the rank is stored minus one, strides in bytes, bf16 is 10.
-#if KT_IN_TYPE == 1
+#if KT_IN_TYPE == 3
+#define KT_TENSORMAP_ELEMTYPE "11"  // tf32 (PTX: ... 7 f32, 8 f32.ftz, 9 f64, 10 bf16, 11 tf32)
+#elif KT_IN_TYPE == 2
+#define KT_TENSORMAP_ELEMTYPE "0"  // u8
+#elif KT_IN_TYPE == 1
 #define KT_TENSORMAP_ELEMTYPE "10"
 #else
 #define KT_TENSORMAP_ELEMTYPE "6"
@@ -697,7 +722,7 @@ __device__ __forceinline__ void kt_tensormap_write(kt_u32 map, const void* base,
   const long long batch_elements = batch > 1 ? batch_stride : ld * outer;
   asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;" ::"r"(map), "l"(base) : "memory");
   asm volatile("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], 2;" ::"r"(map) : "memory");
-  asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 0, 64;" ::"r"(map) : "memory");
+  asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(map), "n"(KT_K_CHUNK) : "memory");
   asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 1, %1;" ::"r"(map), "r"(box_outer) : "memory");
   asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 2, 1;" ::"r"(map) : "memory");
   asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(map), "r"(static_cast<kt_u32>(inner))
@@ -706,8 +731,8 @@ __device__ __forceinline__ void kt_tensormap_write(kt_u32 map, const void* base,
                : "memory");
   asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 2, %1;" ::"r"(map), "r"(static_cast<kt_u32>(batch))
                : "memory");
-  asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %1;" ::"r"(map), "l"(ld * 2) : "memory");
-  asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 1, %1;" ::"r"(map), "l"(batch_elements * 2)
+  asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %1;" ::"r"(map), "l"(ld * KT_IN_BYTES) : "memory");
+  asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 1, %1;" ::"r"(map), "l"(batch_elements * KT_IN_BYTES)
                : "memory");
   asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 0, 1;" ::"r"(map) : "memory");
   asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 1, 1;" ::"r"(map) : "memory");
