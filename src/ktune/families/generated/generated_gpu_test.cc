@@ -263,9 +263,9 @@ TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
   GeneratedKnobs panel = k;
   panel.tile_k = 128;
   panel.b_panel = 2;
-  gemm::GemmProblem batched = make(1000, 520, 200, gemm::Precision::F8E4M3, "nt");
+  gemm::GemmProblem batched = make(1000, 520, 256, gemm::Precision::F8E4M3, "nt");
   batched.batch = 3;
-  verify_knobs(batched, panel, "fp8 3 x 1000x520x200, a B panel");
+  verify_knobs(batched, panel, "fp8 3 x 1000x520x256, a B panel");
   panel.tile_k = 32;
   panel.b_panel = 4;
   verify_knobs(make(3000, 1000, 128, gemm::Precision::TF32, "nt"), panel, "tf32 3000x1000x128, a B panel");
