@@ -271,6 +271,53 @@ TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
   verify_knobs(make(3000, 1000, 128, gemm::Precision::TF32, "nt"), panel, "tf32 3000x1000x128, a B panel");
 }
 
+// CTA pairs sharing A by TMA multicast (cluster_n 2; not in the default space): every layout,
+// an odd number of tile columns (5 of 256: the last pair's second CTA computes zeros past N and
+// stores nothing), ragged M and K,
+// persistent and not, a batch, and the epilogue with C, bias and an f32 output.
+TEST(GeneratedGpu, ClustersShareATileByMulticast) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = 128;
+  k.tile_n = 256;
+  k.tile_k = 64;
+  k.subgroup_m = 2;
+  k.subgroup_n = 1;
+  k.stages = 3;
+  k.cluster_n = 2;
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    for (bool persistent : {false, true}) {
+      k.persistent = persistent;
+      verify_knobs(make(1000, 1104, 520, gemm::Precision::F16, layout), k,
+                   std::string("1000x1104x520 ") + layout + (persistent ? " persistent" : ""));
+    }
+  k.persistent = true;
+  GeneratedKnobs square = k;  // 192-row tiles: 96-row halves of A
+  square.tile_m = 192;
+  square.tile_n = 192;
+  square.subgroup_m = 1;
+  square.subgroup_n = 2;
+  gemm::GemmProblem batched = make(3000, 3000, 3000, gemm::Precision::BF16, "nt");
+  verify_knobs(batched, square, "3000^3 nt, 192x192 (rows off 32-byte sectors)");
+  batched = make(1000, 520, 264, gemm::Precision::BF16, "tn");
+  batched.batch = 5;
+  verify_knobs(batched, k, "5 x 1000x520x264 tn");
+  GeneratedKnobs wide = k;
+  wide.tile_m = 256;
+  wide.tile_n = 128;
+  gemm::GemmProblem epilogue = make(777, 1000, 256, gemm::Precision::F16, "nn");
+  epilogue.bias = true;
+  epilogue.beta = 0.5;
+  epilogue.out = gemm::Storage::F32;
+  epilogue.activation = gemm::Activation::Gelu;
+  verify_knobs(epilogue, wide, "777x1000x256 nn, 256x128, f32 out, C, bias, gelu");
+  GeneratedKnobs fp8 = k;
+  fp8.tile_k = 128;
+  verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
+}
+
 TEST(GeneratedGpu, OddSizes) {
   REQUIRE_GPU();
   for (std::int64_t s : {1, 7, 511, 1000, 4097}) {

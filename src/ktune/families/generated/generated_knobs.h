@@ -16,6 +16,7 @@
 //   (none: persistent kernels)                     persistent
 //   (none: operand reuse across tiles)             b_panel (K tiles of B kept in shared memory)
 //   (none: CUTLASS's "pingpong" schedule)          pingpong (two warpgroups take turns on tiles)
+//   (none: thread-block clusters, TMA multicast)   cluster_n (CTA pairs along N share A)
 //   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
 
 #include <cstdint>
@@ -41,6 +42,9 @@ struct GeneratedKnobs {
   // wgmma, persistent, subgroup 1x1, no b_panel: two consumer warpgroups each own a whole tile
   // and take alternate tiles, so one stores while the other multiplies (one staging tile each).
   bool pingpong = false;
+  // wgmma, split_k 1, no b_panel or pingpong (M-contiguous A: tile_m a multiple of 128): 2 = CTA pairs along N
+  // (a thread-block cluster) load half of their shared A tile each and multicast it to both.
+  int cluster_n = 1;
   int min_blocks_per_sm = 1;   // 0: no occupancy hint
   bool operator==(const GeneratedKnobs&) const = default;
 };

@@ -158,6 +158,7 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
   // Only where set: configurations recorded before the knob existed keep their identity.
   if (k.b_panel > 0) c["b_panel"] = Value::integer(k.b_panel);
   if (k.pingpong) c["pingpong"] = Value::boolean(true);
+  if (k.cluster_n > 1) c["cluster_n"] = Value::integer(k.cluster_n);
   return c;
 }
 
@@ -193,6 +194,7 @@ GeneratedKnobs knobs_from_config(const Config& config) {
     if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'pingpong' must be true or false");
     k.pingpong = v.as_bool();
   }
+  if (config.count("cluster_n")) k.cluster_n = static_cast<int>(config_int(config, "cluster_n", 1, 2));
   return k;
 }
 
@@ -237,7 +239,8 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
   e.memory_seconds = unique / r.hbm;
   // Each tile reads its A and B panels from L2; with a resident B panel (b_panel) a CTA reads B
   // once per column of tiles it enters: about once per CTA plus once per column.
-  const double a_traffic = static_cast<double>(t.m) * t.k * tiles_n * in_bytes * t.batch;
+  // A CTA pair (cluster_n 2) reads its shared A tile from L2 once, multicast to both.
+  const double a_traffic = static_cast<double>(t.m) * t.k * tiles_n * in_bytes * t.batch / std::max(1, k.cluster_n);
   const double b_traffic = k.b_panel > 0 ? static_cast<double>(t.k) * k.tile_n * in_bytes *
                                                (static_cast<double>(launch.grid[0]) + static_cast<double>(tiles_n * t.batch))
                                          : static_cast<double>(t.k) * t.n * tiles_m * in_bytes * t.batch;
@@ -325,6 +328,11 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     k.split_k = split;
                     k.b_panel = panel;
                     consider(k);
+                    // The same kernel in CTA pairs sharing A (TMA multicast), where it applies.
+                    if (options.clusters && split == 1 && panel == 0 && (traits.a_k_contiguous || tm % 128 == 0)) {
+                      k.cluster_n = 2;
+                      consider(k);
+                    }
                   }
     // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
     // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
@@ -377,17 +385,19 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
   // first, all 2.5x slower than the best unsplit one); further out a forced class only takes a
   // slot from a kernel the model likes (bmm 32 x 512x512x64 lost its best, 0.70 -> 0.61x).
+  // The best kernel in CTA pairs (cluster_n 2) too, when they are in the space.
   // Likewise with and without a B panel: on 4096x16384x256 the model ranked only panel kernels
   // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool, bool> cls{r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0, r.knobs.pingpong};
+    const std::tuple<KernelPath, bool, bool, bool, bool> cls{r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0,
+                                                             r.knobs.pingpong, r.knobs.cluster_n > 1};
     if (class_seen[cls]) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;

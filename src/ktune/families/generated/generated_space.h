@@ -44,6 +44,9 @@ struct SpaceOptions {
   bool mma_sync = true;  // include the mma.sync path
   bool wgmma = true;     // include the wgmma path (when the device runs sm_90a)
   bool pingpong = false; // include pingpong-scheduled wgmma kernels (measured: rarely the fastest)
+  // Include wgmma kernels in CTA pairs that multicast A (cluster_n 2). Off: they verify on the
+  // H100 but ran 1.3-2.2x slower than the same kernel unpaired (session 14, not yet explained).
+  bool clusters = false;
 };
 
 struct SpaceSummary {

@@ -123,6 +123,22 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
 
 // fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
 // charges their tensor rate (fp8 twice f16's, tf32 half).
+// CTA pairs (cluster_n 2) enter the space only when asked, then with the model's A saving.
+TEST(GeneratedSpace, ClusterPairsOnlyWhenAsked) {
+  const DeviceTraits device = h100();
+  const ProblemTraits traits = problem_traits(make_problem(3000, 3000, 3000, gemm::Precision::F16, "nt"));
+  SpaceOptions options;
+  options.max_candidates = 40;
+  for (const RankedKnobs& r : select_candidates(traits, device, options)) EXPECT_EQ(r.knobs.cluster_n, 1);
+  options.clusters = true;
+  const std::vector<RankedKnobs> with = select_candidates(traits, device, options);
+  const auto pair = std::find_if(with.begin(), with.end(), [](const RankedKnobs& r) { return r.knobs.cluster_n == 2; });
+  ASSERT_NE(pair, with.end());
+  GeneratedKnobs single = pair->knobs;
+  single.cluster_n = 1;
+  EXPECT_LT(pair->estimate.l2_seconds, estimate(single, traits, device).l2_seconds);
+}
+
 TEST(GeneratedSpace, Fp8AndTf32GetWgmmaKernelsWithTheirOwnKTilesAndRates) {
   const DeviceTraits hopper = h100();
   SpaceOptions options;
@@ -231,11 +247,13 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   EXPECT_TRUE(small_m);
 
   // Short K (16384 x 4096 x 128): the output write and the operand reads are the whole cost, so
-  // kernels that keep B's panel in shared memory come first; with deep K they are not in the space.
+  // kernels that keep B's panel in shared memory come first, and the best panel kernel is always
+  // measured; with deep K they are not in the space.
   chosen = select_candidates(problem_traits(make_problem(16384, 4096, 128, gemm::Precision::F16)), device, {});
   ASSERT_FALSE(chosen.empty());
   EXPECT_EQ(chosen.front().knobs.b_panel, 2);
   EXPECT_TRUE(chosen.front().knobs.persistent);
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.b_panel == 2; }));
   // ...and the best streaming kernel is measured beside them (4096 x 16384 x 256: the panel kernels
   // ran slower there).
   chosen = select_candidates(problem_traits(make_problem(4096, 16384, 256, gemm::Precision::BF16, "nt")), device, {});

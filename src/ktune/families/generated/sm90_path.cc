@@ -167,6 +167,12 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
     if (k.subgroup_m != 1 || k.subgroup_n != 1) return "pingpong needs subgroup 1x1 (each warpgroup owns a whole tile)";
     if (k.b_panel > 0) return "pingpong does not combine with b_panel";
   }
+  if (k.cluster_n != 1) {
+    if (k.cluster_n != 2) return "cluster_n must be 1 or 2";
+    if (!problem.a_k_contiguous && k.tile_m % 128 != 0)
+      return "cluster_n 2 with M-contiguous A needs tile_m a multiple of 128 (each CTA loads half of A's 64-row chunks)";
+    if (k.split_k > 1 || k.b_panel > 0 || k.pingpong) return "cluster_n 2 does not combine with split-K, b_panel or pingpong";
+  }
   if (k.b_panel > 0) {
     if (!k.persistent) return "b_panel needs a persistent kernel (a CTA walks down a column of tiles)";
     if (k.split_k > 1) return "b_panel needs split_k 1 (the panel holds all of K)";
@@ -185,7 +191,7 @@ LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs, int in_bytes) {
   LaunchShape shape;
   shape.threads = threads(knobs);
   shape.dynamic_shared_bytes = dynamic_shared_bytes(knobs, in_bytes);
-  shape.cluster = 1;
+  shape.cluster = knobs.cluster_n;
   return shape;
 }
 
@@ -202,6 +208,7 @@ std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   define("KT_MIN_BLOCKS", k.min_blocks_per_sm);
   if (k.b_panel > 0) define("KT_B_PANEL", k.b_panel);
   if (k.pingpong) define("KT_PINGPONG", 1);
+  if (k.cluster_n > 1) define("KT_CLUSTER_N", k.cluster_n);
   return out + sm90_wgmma_defines(k, in_type);
 }
 
@@ -232,10 +239,12 @@ int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& probl
   int per_sm = std::min(kSm90SharedBytesPerSm / std::max(1, smem), 2048 / threads(knobs));
   if (knobs.min_blocks_per_sm > 0) per_sm = std::min(per_sm, knobs.min_blocks_per_sm);
   per_sm = std::max(1, per_sm);
-  const std::int64_t work = ceil_div(problem.m, knobs.tile_m) * ceil_div(problem.n, knobs.tile_n) *
+  // A cluster walks items as one: pair columns, and whole clusters of CTAs (an SM pair per TPC).
+  const int cluster = std::max(1, knobs.cluster_n);
+  const std::int64_t work = ceil_div(problem.m, knobs.tile_m) * ceil_div(ceil_div(problem.n, knobs.tile_n), cluster) *
                             std::max(1, knobs.split_k) * problem.batch;
-  const std::int64_t ctas = std::min<std::int64_t>(work, static_cast<std::int64_t>(std::max(1, sm_count)) * per_sm);
-  return static_cast<int>(std::max<std::int64_t>(1, ctas));
+  const std::int64_t units = std::min<std::int64_t>(work, static_cast<std::int64_t>(std::max(1, sm_count)) * per_sm / cluster);
+  return static_cast<int>(std::max<std::int64_t>(1, units) * cluster);
 }
 
 void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count, unsigned grid[3]) {
@@ -245,7 +254,8 @@ void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm
     grid[2] = 1;
     return;
   }
-  grid[0] = static_cast<unsigned>(ceil_div(problem.m, knobs.tile_m) * ceil_div(problem.n, knobs.tile_n));
+  const int cluster = std::max(1, knobs.cluster_n);
+  grid[0] = static_cast<unsigned>(ceil_div(problem.m, knobs.tile_m) * ceil_div(ceil_div(problem.n, knobs.tile_n), cluster) * cluster);
   grid[1] = static_cast<unsigned>(std::max(1, knobs.split_k));
   grid[2] = static_cast<unsigned>(problem.batch);
 }
@@ -253,7 +263,8 @@ void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm
 void sm90_set_launch_params(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,
                             int sm_count) {
   params.tiles_m = static_cast<int>(ceil_div(problem.m, knobs.tile_m));
-  params.tiles_n = static_cast<int>(ceil_div(problem.n, knobs.tile_n));
+  // With clusters the kernel's items are pair columns; each CTA adds its rank.
+  params.tiles_n = static_cast<int>(ceil_div(ceil_div(problem.n, knobs.tile_n), std::max(1, knobs.cluster_n)));
   params.split_k = std::max(1, knobs.split_k);
   params.k_per_split = params.split_k > 1 ? k_tiles_per_split(knobs, problem) * knobs.tile_k : problem.k;
   params.swizzle_group = std::max(1, knobs.swizzle_group);
@@ -290,8 +301,10 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
                                str(static_cast<long long>(batch)) + ", strides " + str(ld * bytes) + ", " +
                                str(batch_elements * bytes) + " bytes, box " + str(box_inner) + " x " + str(box_outer) + ")");
   };
+  // A pair of CTAs loads half of A's rows each (K-contiguous A: a box of tile_m / 2 rows).
   if (problem.a_k_contiguous)
-    encode_one(params.tma_a, params.a, "A", params.k, params.m, params.lda, params.batch_stride_a, knobs.tile_m);
+    encode_one(params.tma_a, params.a, "A", params.k, params.m, params.lda, params.batch_stride_a,
+               knobs.tile_m / std::max(1, knobs.cluster_n));
   else
     encode_one(params.tma_a, params.a, "A", params.m, params.k, params.lda, params.batch_stride_a, knobs.tile_k);
   if (problem.b_k_contiguous)

@@ -142,6 +142,43 @@ TEST(Sm90Path, Fp8AndTf32KeepWholeSwizzleRowsAndKMajorOperands) {
   EXPECT_TRUE(mentions(sm90_wgmma_defines(knobs(128, 256, 64, 2, 1, 4), 1), "\"m64n256k16\""));
 }
 
+// CTA pairs along N sharing A (cluster_n 2): whole 128-row halves of A, unsplit, no panel or
+// pingpong; the grid counts pair columns and whole pairs; A's box is half the tile's rows.
+TEST(Sm90Path, ClustersPairCtasAlongNAndHalveA) {
+  const ProblemTraits p = problem(3000, 3000, 3000, "nt");
+  GeneratedKnobs k = knobs(192, 192, 64, 1, 2, 3);
+  k.cluster_n = 2;
+  EXPECT_EQ(why(k, p), "");  // K-contiguous A: 96-row halves
+  EXPECT_TRUE(mentions(why(k, problem(3000, 3000, 3000, "tt")), "multiple of 128"));
+  k = knobs(128, 256, 64, 2, 1, 3, true);
+  k.cluster_n = 2;
+  EXPECT_EQ(why(k, p), "");
+  EXPECT_TRUE(mentions(sm90_defines(k), "#define KT_CLUSTER_N 2"));
+  EXPECT_EQ(sm90_launch_shape(k).cluster, 2);
+  GeneratedKnobs split = k;
+  split.split_k = 2;
+  EXPECT_TRUE(mentions(why(split, p), "cluster_n 2 does not combine"));
+  GeneratedKnobs three = k;
+  three.cluster_n = 3;
+  EXPECT_TRUE(mentions(why(three, p), "1 or 2"));
+  // 24 row tiles x 12 columns = 6 pair columns; persistent: 66 pairs of CTAs on 132 SMs.
+  unsigned grid[3];
+  sm90_grid(k, p, 132, grid);
+  EXPECT_EQ(grid[0], 132u);
+  KtuneGemmParams params{};
+  sm90_set_launch_params(params, k, p, 132);
+  EXPECT_EQ(params.tiles_n, 6);
+  EXPECT_EQ(params.grid_tiles, 132);
+  // Not persistent, an odd number of columns: 13 columns of 256 -> 7 pairs, the last CTA idle.
+  GeneratedKnobs plain = k;
+  plain.persistent = false;
+  sm90_grid(plain, problem(1024, 3300, 512, "nt"), 132, grid);
+  EXPECT_EQ(grid[0], 8u * 7u * 2u);
+  // Few items: never more pairs than items.
+  sm90_grid(k, problem(256, 512, 512, "nt"), 132, grid);
+  EXPECT_EQ(grid[0], 4u);  // 2 row tiles x 1 pair column, two CTAs each
+}
+
 TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
   EXPECT_EQ(why(knobs(128, 128, 64, 2, 1, 4, false, 4), problem(1024, 1024, 4096)), "");
   EXPECT_TRUE(mentions(why(knobs(128, 128, 64, 2, 1, 4, false, 8), problem(1024, 1024, 256)), "exceeds the 4 K tiles"));
@@ -378,6 +415,14 @@ TEST(Sm90Path, TensorMapsFollowTheLayout) {
   EXPECT_EQ(p.tma_a[0], 0xAB);
   EXPECT_EQ(p.tma_b[127], 0xAB);
 
+  GeneratedKnobs pair = k;
+  pair.cluster_n = 2;
+  p = params_for(nn, a, b);
+  encode_calls.clear();
+  sm90_encode_tensor_maps(p, pair, nn, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 2u);
+  EXPECT_EQ(encode_calls[0].box[1], 64u);  // half of tile_m: each CTA of the pair loads half
+
   ProblemTraits tt = problem(1000, 3000, 2000, "tt");
   tt.in_type = 0;
   p = params_for(tt, a, b);
@@ -509,6 +554,18 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   pingpong.tile_m = 128;
   pingpong.tile_n = 128;
   samples.push_back({pingpong, epilogue});
+  // CTA pairs multicasting A: K- and M-contiguous A, persistent or not.
+  for (const char* layout : {"nt", "tn"}) {
+    GeneratedKnobs pair = knobs(128, 256, 64, 2, 1, 3, true);
+    pair.cluster_n = 2;
+    samples.push_back({pair, problem(3000, 3000, 3000, layout)});
+    pair = knobs(256, 128, 64, 2, 1, 4);
+    pair.cluster_n = 2;
+    samples.push_back({pair, problem(4096, 4096, 4096, layout)});
+  }
+  GeneratedKnobs pair192 = knobs(192, 192, 64, 1, 2, 3, true);
+  pair192.cluster_n = 2;
+  samples.push_back({pair192, problem(3000, 3000, 3000, "nt")});
   // fp8 (128-deep K tiles, k32 instructions) and tf32 (32-deep, k8), K-major A and B.
   samples.push_back({knobs(128, 256, 128, 2, 1, 4, true), typed(problem(4096, 4096, 4096, "nt"), 2)});
   samples.push_back({knobs(64, 128, 128, 1, 1, 5, false, 4), typed(problem(16, 8192, 8192, "nt"), 2)});

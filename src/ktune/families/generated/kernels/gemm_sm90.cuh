@@ -62,6 +62,16 @@
 #endif
 #define KT_K_CHUNK (128 / KT_IN_BYTES)
 #define KT_K_STEP (32 / KT_IN_BYTES)
+// KT_CLUSTER_N (2): pairs of CTAs along N (a thread-block cluster) share their A tile. Each
+// loads half of A's rows and multicasts it to both (TMA .multicast::cluster), halving A's reads
+// from L2, which bound short-K shapes and rows that start off a 32-byte sector (K = 3000: cuBLASLt
+// runs the same 192x192 tile there, in pairs). The pair walks (tile_m, pair column) items in
+// lockstep: p.tiles_n counts pair columns, and a CTA's own column is 2 * pair + its rank (one past
+// N computes zeros and stores nothing). A stage is free again only once both CTAs' consumers are
+// done with it: their warps arrive on the empty barriers of both.
+#ifndef KT_CLUSTER_N
+#define KT_CLUSTER_N 1
+#endif
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
 #define KT_WG_N (KT_TILE_N / KT_SUBGROUP_N)
 #define KT_M_ATOMS (KT_WG_M / 64)
@@ -144,6 +154,10 @@ static_assert(KT_TILE_N % KT_SUBGROUP_N == 0 && KT_WG_N % 16 == 0 && KT_WG_N <= 
 static_assert(KT_B_K_CONTIGUOUS || KT_WG_N % 64 == 0, "N-contiguous B: KT_TILE_N / KT_SUBGROUP_N a multiple of 64");
 static_assert(KT_TILE_M <= 256 && KT_TILE_N <= 256, "TMA boxes hold at most 256 rows");
 static_assert(KT_STAGES >= 2, "KT_STAGES >= 2");
+static_assert(KT_CLUSTER_N == 1 || (KT_CLUSTER_N == 2 && (KT_A_K_CONTIGUOUS || KT_TILE_M % 128 == 0) && !KT_B_PANEL &&
+                                     !KT_PINGPONG && !KT_SPLIT_K),
+              "KT_CLUSTER_N 2 needs whole halves of A (M-contiguous A: KT_TILE_M a multiple of 128), no panel, "
+              "no pingpong, no split-K");
 static_assert(!KT_PINGPONG || (KT_PERSISTENT && KT_SUBGROUP_M == 1 && KT_SUBGROUP_N == 1),
               "KT_PINGPONG needs KT_PERSISTENT and one warpgroup per tile");
 static_assert(!KT_B_PANEL || (KT_PERSISTENT && !KT_PINGPONG && !KT_SPLIT_K),
@@ -182,6 +196,44 @@ __device__ __forceinline__ void kt_tma_load_3d(kt_u32 dst, const void* tensor_ma
       "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(dst),
       "l"(reinterpret_cast<kt_u64>(tensor_map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
       : "memory");
+}
+// The same copy into this offset of every CTA in `mask` (cluster ranks), completing on each one's
+// barrier at `bar`'s offset.
+__device__ __forceinline__ void kt_tma_load_3d_multicast(kt_u32 dst, const void* tensor_map, kt_u32 bar, int c0, int c1,
+                                                         int c2, unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, "
+      "%4, %5}], [%2], %6;" ::"r"(dst),
+      "l"(reinterpret_cast<kt_u64>(tensor_map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(mask)
+      : "memory");
+}
+__device__ __forceinline__ int kt_cluster_rank() {
+#if KT_CLUSTER_N > 1
+  kt_u32 r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return static_cast<int>(r);
+#else
+  return 0;
+#endif
+}
+// Every thread of every CTA in the cluster (not .aligned: warps may arrive diverged).
+__device__ __forceinline__ void kt_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+// A consumer warp is done with a stage: it arrives on the stage's empty barrier of every CTA
+// whose producer writes into it (this one, and with a cluster the other one's multicast).
+__device__ __forceinline__ void kt_release_stage(kt_u32 bar) {
+#if KT_CLUSTER_N > 1
+#pragma unroll
+  for (int cta = 0; cta < KT_CLUSTER_N; ++cta)
+    asm volatile(
+        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+#else
+  kt_mbar_arrive(bar);
+#endif
 }
 // wgmma shared-memory matrix descriptor, 128-byte swizzle. K-major operands: LBO unused (16),
 // SBO = 1024 (8 rows of 128 bytes). MN-major: LBO = distance between 64-element MN chunks,
@@ -228,7 +280,24 @@ __device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b,
 // `bar`: K-contiguous operands as KT_TILE_K / 64 chunks of rows x 128 bytes, MN-contiguous ones
 // as rows / 64 chunks of KT_TILE_K x 128 bytes (the layout the wgmma descriptors read).
 __device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt_u32 bar, int k0, int m0, int batch) {
+#if KT_CLUSTER_N > 1
+  // This CTA's half of the rows (K-contiguous: a TMA box of KT_TILE_M / 2 rows per K chunk, a
+  // multiple of the swizzle's 8-row period; M-contiguous: half of the 64-row M chunks), into
+  // both CTAs of the pair.
+  const int rank = kt_cluster_rank();
 #if KT_A_K_CONTIGUOUS
+#pragma unroll
+  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c)
+    kt_tma_load_3d_multicast(dst + c * (KT_TILE_M * 128) + rank * (KT_TILE_M / 2) * 128, map_a, bar, k0 + KT_K_CHUNK * c,
+                             m0 + rank * (KT_TILE_M / 2), batch, 0x3);
+#else
+#pragma unroll
+  for (int h = 0; h < KT_TILE_M / 128; ++h) {
+    const int c = rank * (KT_TILE_M / 128) + h;
+    kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map_a, bar, m0 + 64 * c, k0, batch, 0x3);
+  }
+#endif
+#elif KT_A_K_CONTIGUOUS
 #pragma unroll
   for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) kt_tma_load_3d(dst + c * (KT_TILE_M * 128), map_a, bar, k0 + KT_K_CHUNK * c, m0, batch);
 #else
@@ -277,7 +346,7 @@ __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, l
 // The kernel's body. `map_a` and `map_b` are A's and B's tensor maps: the parameter block's own
 // (the default entry below) or maps built in global memory by kt90_build_tensor_maps (an IREE
 // dispatch, whose only parameters are its buffers). TMA reads a map from either space.
-static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
+static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
   extern __shared__ __align__(1024) unsigned char kt_smem[];
   const kt_u32 smem_raw = kt_smem_addr(kt_smem);
   const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
@@ -298,7 +367,7 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
   if (threadIdx.x == 0) {
     for (int s = 0; s < KT_STAGES; ++s) {
       kt_mbar_init(full_bars + 8 * s, 1);
-      kt_mbar_init(empty_bars + 8 * s, 4 * KT_STAGE_READERS);  // one arrival per reading warp
+      kt_mbar_init(empty_bars + 8 * s, 4 * KT_STAGE_READERS * KT_CLUSTER_N);  // one arrival per reading warp
     }
 #if KT_PINGPONG
     kt_mbar_init(order_bars, 1);
@@ -313,7 +382,16 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_a)) : "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_b)) : "memory");
   }
+#if KT_CLUSTER_N > 1
+  kt_cluster_sync();  // both CTAs' barriers exist before either multicasts or arrives remotely
+  const int cta_rank = kt_cluster_rank();
+  const long long unit = blockIdx.x / KT_CLUSTER_N, units = gridDim.x / KT_CLUSTER_N;
+#else
   __syncthreads();
+  const long long unit = blockIdx.x, units = gridDim.x;
+#endif
+  (void)unit;
+  (void)units;
 
   const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
   const long long work_total = tiles * p.split_k * p.batch;
@@ -323,10 +401,10 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
   const long long work_end = work_total * (blockIdx.x + 1) / gridDim.x;
   const long long work_step = 1;
 #elif KT_PERSISTENT
-  const long long work_first = blockIdx.x;
-  const long long work_step = gridDim.x;
+  const long long work_first = unit;
+  const long long work_step = units;
 #else
-  const long long work_first = blockIdx.x + tiles * (blockIdx.y + static_cast<long long>(p.split_k) * blockIdx.z);
+  const long long work_first = unit + tiles * (blockIdx.y + static_cast<long long>(p.split_k) * blockIdx.z);
   const long long work_step = work_total;
 #endif
 #if !KT_B_PANEL
@@ -352,6 +430,9 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 #else
       kt_work_item(p, w, tile, split, batch);
       kt_tile_coords(p, tile, tile_m, tile_n);
+#if KT_CLUSTER_N > 1
+      tile_n = tile_n * KT_CLUSTER_N + cta_rank;
+#endif
 #endif
       const int m0 = tile_m * KT_TILE_M, n0 = tile_n * KT_TILE_N;
       long long k_begin;
@@ -460,6 +541,9 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 #endif
 #if !KT_B_PANEL
     kt_tile_coords(p, tile, tile_m, tile_n);
+#if KT_CLUSTER_N > 1
+    tile_n = tile_n * KT_CLUSTER_N + cta_rank;
+#endif
 #endif
 
 #pragma unroll
@@ -512,7 +596,7 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
       // Keep one K tile of wgmma in flight; the one before it is done reading its stage.
       if (kt > 0) {
         kt_wgmma_wait<1>();
-        if (lane == 0) kt_mbar_arrive(empty_bars + 8 * previous_stage);
+        if (lane == 0) kt_release_stage(empty_bars + 8 * previous_stage);
       }
       previous_stage = stage;
       if (++stage == KT_STAGES) {
@@ -524,7 +608,7 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
     if (t == 0) kt_mbar_arrive(order_bars + 8 * consumer);
 #endif
     kt_wgmma_wait<0>();
-    if (k_tiles > 0 && lane == 0) kt_mbar_arrive(empty_bars + 8 * previous_stage);
+    if (k_tiles > 0 && lane == 0) kt_release_stage(empty_bars + 8 * previous_stage);
 #if KT_B_PANEL
     // The last item of this column in our run: its MMAs are done with the panel, so the producer
     // may load the next column's while this tile's epilogue runs (not after it).
@@ -691,10 +775,25 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 }
 
 
+// The kernel's body, then (pairs of CTAs) a cluster barrier: neither CTA may exit while the
+// other can still multicast into its shared memory or arrive on its barriers.
+static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
+  kt90_gemm_body(p, map_a, map_b);
+#if KT_CLUSTER_N > 1
+  kt_cluster_sync();
+#endif
+}
+
 // The executable object of an IREE dispatch (iree/generated_object.cc) defines
 // KT90_NO_DEFAULT_ENTRY and has an entry of its own over the dispatch's bindings.
 #ifndef KT90_NO_DEFAULT_ENTRY
-extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) ktune_gemm_sm90(const __grid_constant__ KtuneGemmParams p) {
+#if KT_CLUSTER_N > 1
+#define KT_CLUSTER_DIMS __cluster_dims__(KT_CLUSTER_N, 1, 1)
+#else
+#define KT_CLUSTER_DIMS
+#endif
+extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) KT_CLUSTER_DIMS
+    ktune_gemm_sm90(const __grid_constant__ KtuneGemmParams p) {
   kt90_gemm(p, &p.tma_a, &p.tma_b);
 }
 #endif
@@ -753,7 +852,7 @@ __device__ __forceinline__ void kt90_build_tensor_maps(const KtuneGemmParams& p,
   const kt_u32 map_a = kt_smem_addr(staging), map_b = map_a + 128;
   if (lane == 0) {
 #if KT_A_K_CONTIGUOUS
-    kt_tensormap_write(map_a, p.a, p.k, p.m, p.lda, p.batch_stride_a, p.batch, KT_TILE_M);
+    kt_tensormap_write(map_a, p.a, p.k, p.m, p.lda, p.batch_stride_a, p.batch, KT_TILE_M / KT_CLUSTER_N);
 #else
     kt_tensormap_write(map_a, p.a, p.m, p.k, p.lda, p.batch_stride_a, p.batch, KT_TILE_K);
 #endif
