@@ -124,6 +124,30 @@ void verify_knobs(const gemm::GemmProblem& problem, const GeneratedKnobs& k, con
   EXPECT_TRUE(reply.value("verified", false)) << what;
 }
 
+// A wgmma knob setting with 64-deep K tiles (the tests change what they exercise).
+GeneratedKnobs wgmma(int tile_m, int tile_n, int subgroup_m, int subgroup_n, int stages, bool persistent) {
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = tile_m;
+  k.tile_n = tile_n;
+  k.tile_k = 64;
+  k.subgroup_m = subgroup_m;
+  k.subgroup_n = subgroup_n;
+  k.stages = stages;
+  k.persistent = persistent;
+  return k;
+}
+
+// The full epilogue: 777x1000x256 f16 "nn" with C (beta 0.5), a bias and GELU, into f32.
+gemm::GemmProblem full_epilogue() {
+  gemm::GemmProblem p = make(777, 1000, 256, gemm::Precision::F16, "nn");
+  p.bias = true;
+  p.beta = 0.5;
+  p.out = gemm::Storage::F32;
+  p.activation = gemm::Activation::Gelu;
+  return p;
+}
+
 TEST(GeneratedGpu, EveryLayoutBothPaths) {
   REQUIRE_GPU();
   for (const char* layout : {"nn", "nt", "tn", "tt"}) {
@@ -167,15 +191,7 @@ TEST(GeneratedGpu, BPanelsKeepBAcrossAColumn) {
     k.b_panel = static_cast<int>((problem.k + k.tile_k - 1) / k.tile_k);
     verify_knobs(problem, k, what);
   };
-  GeneratedKnobs one;
-  one.path = KernelPath::Wgmma;
-  one.tile_m = 64;
-  one.tile_n = 256;
-  one.tile_k = 64;
-  one.subgroup_m = 1;
-  one.subgroup_n = 1;
-  one.stages = 4;
-  one.persistent = true;
+  const GeneratedKnobs one = wgmma(64, 256, 1, 1, 4, true);
   GeneratedKnobs two = one;
   two.tile_m = 128;
   two.subgroup_m = 2;
@@ -186,12 +202,7 @@ TEST(GeneratedGpu, BPanelsKeepBAcrossAColumn) {
   gemm::GemmProblem batched = make(1000, 520, 200, gemm::Precision::BF16, "nt");
   batched.batch = 5;
   run(batched, one, "5 x 1000x520x200 nt");
-  gemm::GemmProblem epilogue = make(777, 1000, 256, gemm::Precision::F16, "nn");
-  epilogue.bias = true;
-  epilogue.beta = 0.5;
-  epilogue.out = gemm::Storage::F32;
-  epilogue.activation = gemm::Activation::Gelu;
-  run(epilogue, two, "777x1000x256 nn, f32 out, C, bias, gelu");
+  run(full_epilogue(), two, "777x1000x256 nn, f32 out, C, bias, gelu");
 }
 
 // Pingpong (two warpgroups taking turns on whole tiles, one staging tile each): every layout,
@@ -200,15 +211,7 @@ TEST(GeneratedGpu, PingpongWarpgroupsTakeTurns) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
   const auto run = verify_knobs;
-  GeneratedKnobs k;
-  k.path = KernelPath::Wgmma;
-  k.tile_m = 64;
-  k.tile_n = 256;
-  k.tile_k = 64;
-  k.subgroup_m = 1;
-  k.subgroup_n = 1;
-  k.stages = 3;  // leaves room for a staging tile per warpgroup
-  k.persistent = true;
+  GeneratedKnobs k = wgmma(64, 256, 1, 1, 3, true);  // 3 stages leave room for a staging tile per warpgroup
   k.pingpong = true;
   for (const char* layout : {"nn", "nt", "tn", "tt"})
     run(make(3000, 1000, 136, gemm::Precision::F16, layout), k, std::string("3000x1000x136 ") + layout);
@@ -221,12 +224,7 @@ TEST(GeneratedGpu, PingpongWarpgroupsTakeTurns) {
   GeneratedKnobs square = k;
   square.tile_m = 128;
   square.tile_n = 128;
-  gemm::GemmProblem epilogue = make(777, 1000, 256, gemm::Precision::F16, "nn");
-  epilogue.bias = true;
-  epilogue.beta = 0.5;
-  epilogue.out = gemm::Storage::F32;
-  epilogue.activation = gemm::Activation::Gelu;
-  run(epilogue, square, "777x1000x256 nn, f32 out, C, bias, gelu");
+  run(full_epilogue(), square, "777x1000x256 nn, f32 out, C, bias, gelu");
 }
 
 // fp8 (e4m3 in, bf16/f32 out) and tf32 (f32 in and out) wgmma kernels, K-major A and B (layout
@@ -239,14 +237,7 @@ TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
   EXPECT_GE(verify_all(make(16, 4096, 8192, gemm::Precision::F8E4M3, "nt")), 2);
   EXPECT_GE(verify_all(make(1000, 3000, 2000, gemm::Precision::TF32, "nt")), 2);
   EXPECT_GE(verify_all(make(16, 4096, 8192, gemm::Precision::TF32, "nt")), 2);
-  GeneratedKnobs k;
-  k.path = KernelPath::Wgmma;
-  k.tile_m = 128;
-  k.tile_n = 128;
-  k.subgroup_m = 2;
-  k.subgroup_n = 1;
-  k.stages = 3;
-  k.persistent = true;
+  GeneratedKnobs k = wgmma(128, 128, 2, 1, 3, true);
   GeneratedKnobs deep = k;  // two 128-byte rows per K tile
   deep.tile_k = 256;
   gemm::GemmProblem fp8_f32 = make(777, 1000, 1040, gemm::Precision::F8E4M3, "nt");
@@ -278,14 +269,7 @@ TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
 TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
-  GeneratedKnobs k;
-  k.path = KernelPath::Wgmma;
-  k.tile_m = 128;
-  k.tile_n = 256;
-  k.tile_k = 64;
-  k.subgroup_m = 2;
-  k.subgroup_n = 1;
-  k.stages = 3;
+  GeneratedKnobs k = wgmma(128, 256, 2, 1, 3, false);
   k.cluster_n = 2;
   for (const char* layout : {"nn", "nt", "tn", "tt"})
     for (bool persistent : {false, true}) {
@@ -294,11 +278,8 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
                    std::string("1000x1104x520 ") + layout + (persistent ? " persistent" : ""));
     }
   k.persistent = true;
-  GeneratedKnobs square = k;  // 192-row tiles: 96-row halves of A
-  square.tile_m = 192;
-  square.tile_n = 192;
-  square.subgroup_m = 1;
-  square.subgroup_n = 2;
+  GeneratedKnobs square = wgmma(192, 192, 1, 2, 3, true);  // 192-row tiles: 96-row halves of A
+  square.cluster_n = 2;
   gemm::GemmProblem batched = make(3000, 3000, 3000, gemm::Precision::BF16, "nt");
   verify_knobs(batched, square, "3000^3 nt, 192x192 (rows off 32-byte sectors)");
   batched = make(1000, 520, 264, gemm::Precision::BF16, "tn");
@@ -307,12 +288,7 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   GeneratedKnobs wide = k;
   wide.tile_m = 256;
   wide.tile_n = 128;
-  gemm::GemmProblem epilogue = make(777, 1000, 256, gemm::Precision::F16, "nn");
-  epilogue.bias = true;
-  epilogue.beta = 0.5;
-  epilogue.out = gemm::Storage::F32;
-  epilogue.activation = gemm::Activation::Gelu;
-  verify_knobs(epilogue, wide, "777x1000x256 nn, 256x128, f32 out, C, bias, gelu");
+  verify_knobs(full_epilogue(), wide, "777x1000x256 nn, 256x128, f32 out, C, bias, gelu");
   GeneratedKnobs fp8 = k;
   fp8.tile_k = 128;
   verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
