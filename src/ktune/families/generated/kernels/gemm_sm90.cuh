@@ -416,7 +416,15 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #if KT_REBALANCE_REGISTERS
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(KT_PRODUCER_REGS));
 #endif
-    if (threadIdx.x != 0) return;
+    if (threadIdx.x != 0) {
+#if KT_CLUSTER_N > 1
+      // Lanes 1-31 of the producing warp wait for lane 0 at the warp barrier after its loop, not
+      // diverged from it inside the cluster barrier before exit (a guess at why CTA pairs ran
+      // 1.3-2.2x slower on the H100, session 14; not yet measured).
+      if (threadIdx.x < 32) __syncwarp();
+#endif
+      return;
+    }
     int stage = 0;
     kt_u32 phase = 0;
 #if KT_B_PANEL
@@ -466,6 +474,9 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
         }
       }
     }
+#if KT_CLUSTER_N > 1
+    __syncwarp();
+#endif
     return;
   }
 
