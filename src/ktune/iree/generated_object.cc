@@ -112,8 +112,9 @@ std::string wgmma_refusal(const DispatchGemm& gemm, const generated::DeviceTrait
 
 // Whether the static shared memory the device-built tensor maps are staged in fits beside the
 // kernel's dynamic shared memory, per CTA and per SM.
-bool wgmma_fits(const generated::GeneratedKnobs& k) {
-  const int bytes = generated::sm90_launch_shape(k).dynamic_shared_bytes + kObjectMapStagingBytes;
+bool wgmma_fits(const generated::GeneratedKnobs& k, const generated::ProblemTraits& traits) {
+  const int bytes = generated::sm90_launch_shape(k, generated::in_type_bytes(traits.in_type)).dynamic_shared_bytes +
+                    kObjectMapStagingBytes;
   const int blocks = std::max(1, k.min_blocks_per_sm);
   return bytes <= generated::kSm90MaxDynamicSharedBytes &&
          blocks * (bytes + generated::kSm90SharedReservedPerCta) <= generated::kSm90SharedBytesPerSm;
@@ -157,7 +158,7 @@ std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const g
   for (const generated::RankedKnobs& r : generated::rank_space(traits, device, options, &summary)) {
     const generated::GeneratedKnobs& k = r.knobs;
     if (k.split_k != 1) continue;
-    if (k.path == generated::KernelPath::Wgmma && !wgmma_fits(k)) continue;
+    if (k.path == generated::KernelPath::Wgmma && !wgmma_fits(k, traits)) continue;
     if (per_path[k.path] >= path_cap || per_tile[{k.path, k.tile_m, k.tile_n}] >= tile_cap) continue;
     ++per_path[k.path];
     ++per_tile[{k.path, k.tile_m, k.tile_n}];

@@ -99,7 +99,7 @@ Rates rates_for(const DeviceTraits& device) {
 double store_efficiency(const GeneratedKnobs& k, const ProblemTraits& t) {
   if (k.path != KernelPath::Wgmma) return 0.55;
   double e = 1.0;
-  if (t.out_type != 2 && sm90_staging_buffers(k) == 0) e *= 0.55;
+  if (t.out_type != 2 && sm90_staging_buffers(k, in_type_bytes(t.in_type)) == 0) e *= 0.55;
   if (!k.persistent) e *= 0.77;
   return e;
 }

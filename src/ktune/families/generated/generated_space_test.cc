@@ -123,6 +123,32 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
 
 // fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
 // charges their tensor rate (fp8 twice f16's, tf32 half).
+// The model sizes an fp8 kernel's shared memory in fp8 bytes: a 128x256 tile with 128-deep K
+// tiles has a 16-bit kernel's stages and staging tile, so the two differ only in the operand
+// bytes they read (the store is charged alike).
+TEST(GeneratedSpace, Fp8KernelsAreChargedTheirOwnStagingTile) {
+  const DeviceTraits device = h100();
+  const ProblemTraits f16 = problem_traits(make_problem(8192, 8192, 256, gemm::Precision::F16, "nt"));
+  const ProblemTraits fp8 = problem_traits(make_problem(8192, 8192, 256, gemm::Precision::F8E4M3, "nt"));
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = 128;
+  k.tile_n = 256;
+  k.subgroup_m = 2;
+  k.subgroup_n = 1;
+  k.stages = 3;
+  k.persistent = true;
+  k.tile_k = 64;
+  const ModelEstimate e16 = estimate(k, f16, device);
+  k.tile_k = 128;
+  ASSERT_FALSE(rejects(k, fp8, device).has_value());
+  const ModelEstimate e8 = estimate(k, fp8, device);
+  // Operand reads from L2: A once per column of tiles, B once per row (32 x 64 tiles), at the
+  // model's 10 TB/s; fp8 reads half the bytes.
+  const double f16_operands = (8192.0 * 256 * 32 + 256.0 * 8192 * 64) * 2;
+  EXPECT_NEAR(e16.l2_seconds - e8.l2_seconds, f16_operands / 2 / 10e12, 1e-9);
+}
+
 // CTA pairs (cluster_n 2) enter the space only when asked, then with the model's A saving.
 TEST(GeneratedSpace, ClusterPairsOnlyWhenAsked) {
   const DeviceTraits device = h100();

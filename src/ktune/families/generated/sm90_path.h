@@ -39,19 +39,20 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& knobs, const Probl
 // and B tiles, output staging tiles (tile_m rows of tile_n * 2 + 16 bytes each: two where both
 // fit the 227 KB limit and min_blocks_per_sm CTAs per SM and the second costs no CTA per SM,
 // else one where it fits, else none), mbarriers and split-K flags.
-// `in_bytes`: bytes per A/B element (in_type_bytes).
-LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs, int in_bytes = 2);
+// `in_bytes`: bytes per A/B element (in_type_bytes); no default, so that no caller sizes an fp8
+// or tf32 kernel's shared memory as 16-bit.
+LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs, int in_bytes);
 // Output staging tiles of that layout (0-2; the kernel stages only 16-bit outputs through them).
-int sm90_staging_buffers(const GeneratedKnobs& knobs, int in_bytes = 2);
+int sm90_staging_buffers(const GeneratedKnobs& knobs, int in_bytes);
 
 // "#define KT_TILE_M 128\n..." for the knob macros gemm_sm90.cuh reads (KT_TILE_M/N/K,
 // KT_SUBGROUP_M/N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS, and KT_WGMMA_* below).
-std::string sm90_defines(const GeneratedKnobs& knobs, int in_type = 0);
+std::string sm90_defines(const GeneratedKnobs& knobs, int in_type);
 // The KT_WGMMA_* macros kt_wgmma is written with (included in sm90_defines): the m64nNkK shape
 // (K = 16 for f16/bf16, 32 for fp8, 8 for tf32: 32 bytes of K either way)
 // and its N / 2 accumulator operands for N = tile_n / subgroup_n; empty when N is not a wgmma
 // width (a multiple of 16 up to 256), so the kernel stops at its #error.
-std::string sm90_wgmma_defines(const GeneratedKnobs& knobs, int in_type = 0);
+std::string sm90_wgmma_defines(const GeneratedKnobs& knobs, int in_type);
 
 // CTAs of one persistent launch: sm_count times the CTAs per SM that fit (at least one, at
 // most min_blocks_per_sm when set), never more than there are work items.

@@ -153,8 +153,8 @@ TEST(Sm90Path, ClustersPairCtasAlongNAndHalveA) {
   k = knobs(128, 256, 64, 2, 1, 3, true);
   k.cluster_n = 2;
   EXPECT_EQ(why(k, p), "");
-  EXPECT_TRUE(mentions(sm90_defines(k), "#define KT_CLUSTER_N 2"));
-  EXPECT_EQ(sm90_launch_shape(k).cluster, 2);
+  EXPECT_TRUE(mentions(sm90_defines(k, 0), "#define KT_CLUSTER_N 2"));
+  EXPECT_EQ(sm90_launch_shape(k, 2).cluster, 2);
   GeneratedKnobs split = k;
   split.split_k = 2;
   EXPECT_TRUE(mentions(why(split, p), "cluster_n 2 does not combine"));
@@ -201,11 +201,11 @@ TEST(Sm90Path, ABPanelHoldsAllOfKInAPersistentUnsplitKernel) {
   EXPECT_TRUE(mentions(why(knobs(64, 256, 64, 1, 1, 4, true, 1, 64), problem(4096, 4096, 4096)), "exceeds 227 KB"));
   // The ring then carries A alone; the panel follows it, then the staging tiles.
   const GeneratedKnobs k = knobs(64, 256, 64, 1, 1, 4, true, 1, 2);
-  EXPECT_EQ(sm90_launch_shape(k).dynamic_shared_bytes,
+  EXPECT_EQ(sm90_launch_shape(k, 2).dynamic_shared_bytes,
             1024 + 4 * 64 * 64 * 2 + 2 * 256 * 64 * 2 + 4 * 16 + 16 + 16 + 2 * 64 * (256 * 2 + 16));
-  EXPECT_EQ(sm90_staging_buffers(k), 2);
-  EXPECT_TRUE(mentions(sm90_defines(k), "#define KT_B_PANEL 2\n"));
-  EXPECT_FALSE(mentions(sm90_defines(knobs(64, 256, 64, 1, 1, 4, true)), "KT_B_PANEL"));
+  EXPECT_EQ(sm90_staging_buffers(k, 2), 2);
+  EXPECT_TRUE(mentions(sm90_defines(k, 0), "#define KT_B_PANEL 2\n"));
+  EXPECT_FALSE(mentions(sm90_defines(knobs(64, 256, 64, 1, 1, 4, true), 0), "KT_B_PANEL"));
 }
 
 TEST(Sm90Path, PingpongGivesEachWarpgroupAWholeTileAndAStagingTile) {
@@ -213,18 +213,18 @@ TEST(Sm90Path, PingpongGivesEachWarpgroupAWholeTileAndAStagingTile) {
   GeneratedKnobs k = knobs(64, 256, 64, 1, 1, 3, true);
   k.pingpong = true;
   EXPECT_EQ(why(k, p), "");
-  EXPECT_EQ(sm90_launch_shape(k).threads, 384);  // producer + two consumers
+  EXPECT_EQ(sm90_launch_shape(k, 2).threads, 384);  // producer + two consumers
   EXPECT_EQ(sm90_accumulators_per_thread(k), 128);
   EXPECT_GT(sm90_consumer_registers(k), sm90_entry_registers(k));  // rebalanced
   // One staging tile per warpgroup: 3 stages of (64 + 256) x 64 and two 64-row staging tiles.
-  EXPECT_EQ(sm90_staging_buffers(k), 2);
-  EXPECT_EQ(sm90_launch_shape(k).dynamic_shared_bytes,
+  EXPECT_EQ(sm90_staging_buffers(k, 2), 2);
+  EXPECT_EQ(sm90_launch_shape(k, 2).dynamic_shared_bytes,
             1024 + 3 * (64 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * (256 * 2 + 16));
-  EXPECT_TRUE(mentions(sm90_defines(k), "#define KT_PINGPONG 1\n"));
+  EXPECT_TRUE(mentions(sm90_defines(k, 0), "#define KT_PINGPONG 1\n"));
   // Where two do not fit (4 stages), none: a warpgroup never shares one.
   GeneratedKnobs deep = k;
   deep.stages = 4;
-  EXPECT_EQ(sm90_staging_buffers(deep), 0);
+  EXPECT_EQ(sm90_staging_buffers(deep, 2), 0);
   EXPECT_EQ(why(deep, p), "");
   GeneratedKnobs bad = k;
   bad.persistent = false;
@@ -238,34 +238,34 @@ TEST(Sm90Path, PingpongGivesEachWarpgroupAWholeTileAndAStagingTile) {
 }
 
 TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
-  const LaunchShape shape = sm90_launch_shape(kRecipe);
+  const LaunchShape shape = sm90_launch_shape(kRecipe, 2);
   EXPECT_EQ(shape.threads, 384);
   // 1024 alignment slack + 4 stages of (128 + 256) x 64 bf16 + 8 mbarriers + split-K flags +
   // 2 order mbarriers.
   EXPECT_EQ(shape.dynamic_shared_bytes, 1024 + 4 * (128 + 256) * 64 * 2 + 4 * 16 + 16 + 16);
   EXPECT_EQ(shape.cluster, 1);
   // With 3 stages the output staging tile (128 rows of 256 x 2 + 16 bytes) fits as well.
-  EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 64, 2, 1, 3)).dynamic_shared_bytes,
+  EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 64, 2, 1, 3), 2).dynamic_shared_bytes,
             1024 + 3 * (128 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 128 * (256 * 2 + 16));
   // Two of them where both fit (here even with two CTAs per SM) ...
   GeneratedKnobs two = knobs(64, 128, 64, 1, 1, 3);
   two.min_blocks_per_sm = 2;
-  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 3 * (64 + 128) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * 272);
+  EXPECT_EQ(sm90_launch_shape(two, 2).dynamic_shared_bytes, 1024 + 3 * (64 + 128) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * 272);
   // ...but none where it would cost the second CTA per SM that min_blocks_per_sm asks for.
   two.stages = 4;
-  EXPECT_EQ(sm90_launch_shape(two).dynamic_shared_bytes, 1024 + 4 * (64 + 128) * 64 * 2 + 4 * 16 + 16 + 16);
+  EXPECT_EQ(sm90_launch_shape(two, 2).dynamic_shared_bytes, 1024 + 4 * (64 + 128) * 64 * 2 + 4 * 16 + 16 + 16);
   // One where a second would cost a CTA per SM: 64x64 with 4 stages fits three CTAs with one
   // buffer (3 x 75872 bytes + reserve) but two with two (85088)...
-  EXPECT_EQ(sm90_launch_shape(knobs(64, 64, 64, 1, 1, 4)).dynamic_shared_bytes,
+  EXPECT_EQ(sm90_launch_shape(knobs(64, 64, 64, 1, 1, 4), 2).dynamic_shared_bytes,
             1024 + 4 * (64 + 64) * 64 * 2 + 4 * 16 + 16 + 16 + 64 * 144);
   // ...or where a second does not fit: 64x256 with 4 stages of K 64 (the short-K shapes' tile).
-  EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 4)).dynamic_shared_bytes,
+  EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 4), 2).dynamic_shared_bytes,
             1024 + 4 * (64 + 256) * 64 * 2 + 4 * 16 + 16 + 16 + 64 * (256 * 2 + 16));
-  EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 3)).dynamic_shared_bytes,
+  EXPECT_EQ(sm90_launch_shape(knobs(64, 256, 64, 1, 1, 3), 2).dynamic_shared_bytes,
             1024 + 3 * (64 + 256) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * (256 * 2 + 16));
   EXPECT_EQ(why(two, problem(4096, 4096, 4096)), "");
-  EXPECT_EQ(sm90_launch_shape(knobs(128, 128, 128, 1, 1, 3)).threads, 256);
-  EXPECT_EQ(sm90_launch_shape(knobs(192, 128, 64, 3, 1, 4)).threads, 512);
+  EXPECT_EQ(sm90_launch_shape(knobs(128, 128, 128, 1, 1, 3), 2).threads, 256);
+  EXPECT_EQ(sm90_launch_shape(knobs(192, 128, 64, 3, 1, 4), 2).threads, 512);
 }
 
 TEST(Sm90Path, RegisterShares) {
@@ -280,7 +280,7 @@ TEST(Sm90Path, RegisterShares) {
 TEST(Sm90Path, DefinesEveryKnobMacro) {
   GeneratedKnobs k = knobs(128, 256, 64, 2, 1, 4, true);
   k.min_blocks_per_sm = 1;
-  const std::string d = sm90_defines(k);
+  const std::string d = sm90_defines(k, 0);
   for (const char* line : {"#define KT_TILE_M 128\n", "#define KT_TILE_N 256\n", "#define KT_TILE_K 64\n",
                            "#define KT_SUBGROUP_M 2\n", "#define KT_SUBGROUP_N 1\n", "#define KT_STAGES 4\n",
                            "#define KT_PERSISTENT 1\n", "#define KT_MIN_BLOCKS 1\n"})
@@ -291,7 +291,7 @@ TEST(Sm90Path, DefinesEveryKnobMacro) {
 // scale_d and the two transpose immediates. (The cubins are byte-identical to those of the
 // hand-written wrapper per N that this replaced, for every N from 16 to 256.)
 TEST(Sm90Path, WgmmaOperandsFollowTheWarpgroupWidth) {
-  const std::string n16 = sm90_wgmma_defines(knobs(64, 16, 64, 1, 1, 3));
+  const std::string n16 = sm90_wgmma_defines(knobs(64, 16, 64, 1, 1, 3), 0);
   EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_SHAPE \"m64n16k16\"\n")) << n16;
   EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_D \"%0, %1, %2, %3, %4, %5, %6, %7\"\n")) << n16;
   EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_D_OPERANDS \"+f\"(d[0]), ")) << n16;
@@ -301,15 +301,15 @@ TEST(Sm90Path, WgmmaOperandsFollowTheWarpgroupWidth) {
   EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_SCALE_D \"%10\"\n")) << n16;
   EXPECT_TRUE(mentions(n16, "#define KT_WGMMA_TRANSPOSES \"%11, %12\"\n")) << n16;
   // tile_n / subgroup_n: two warpgroups side by side of 128 columns each.
-  const std::string n128 = sm90_wgmma_defines(knobs(64, 256, 64, 1, 2, 3));
+  const std::string n128 = sm90_wgmma_defines(knobs(64, 256, 64, 1, 2, 3), 0);
   EXPECT_TRUE(mentions(n128, "\"m64n128k16\"")) << n128;
   EXPECT_TRUE(mentions(n128, ", %63\"\n")) << n128;
   EXPECT_TRUE(mentions(n128, "#define KT_WGMMA_SCALE_D \"%66\"\n")) << n128;
-  EXPECT_TRUE(mentions(sm90_defines(knobs(128, 256, 64, 2, 1, 4)), "#define KT_WGMMA_SHAPE \"m64n256k16\"\n"));
+  EXPECT_TRUE(mentions(sm90_defines(knobs(128, 256, 64, 2, 1, 4), 0), "#define KT_WGMMA_SHAPE \"m64n256k16\"\n"));
   // Not a wgmma width: nothing, and the kernel's #error names the rule.
-  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 40, 64, 1, 1, 4)), "");
-  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 512, 64, 1, 1, 4)), "");
-  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 96, 64, 1, 4, 4)), "");  // 24 columns per warpgroup
+  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 40, 64, 1, 1, 4), 0), "");
+  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 512, 64, 1, 1, 4), 0), "");
+  EXPECT_EQ(sm90_wgmma_defines(knobs(128, 96, 64, 1, 4, 4), 0), "");  // 24 columns per warpgroup
 }
 
 TEST(Sm90Path, GridAndLaunchParams) {
@@ -617,7 +617,7 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
       pingpong(knobs(64, 256, 64, 1, 1, 4, true)),   // pingpong: none
       two_ctas};                          // two, within min_blocks_per_sm = 2
   for (const GeneratedKnobs& k : samples) {
-    const int launch = sm90_launch_shape(k).dynamic_shared_bytes;
+    const int launch = sm90_launch_shape(k, 2).dynamic_shared_bytes;
     cuda::NvrtcRequest request;
     request.source = assemble(k, problem(16384, 4096, 4096, "nn")) +
                      "static_assert(KT_SMEM_WITHOUT_STAGING + KT_STAGING * KT_STAGING_BYTES == " + std::to_string(launch) +
@@ -625,7 +625,7 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
     request.program_name = "gemm_sm90.cu";
     request.arch = "sm_90a";
     const cuda::NvrtcResult result = compiler_->compile(request);
-    EXPECT_TRUE(result.ok) << sm90_defines(k) << " launch " << launch << "\n" << result.error << "\n" << result.log;
+    EXPECT_TRUE(result.ok) << sm90_defines(k, 0) << " launch " << launch << "\n" << result.error << "\n" << result.log;
   }
   // fp8 and tf32 tiles: the same rule in bytes.
   const std::vector<std::pair<GeneratedKnobs, int>> typed_samples = {
