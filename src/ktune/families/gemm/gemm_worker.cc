@@ -568,7 +568,8 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
           {"generated",
            {{"max_candidates", setup.generated_max_candidates},
             {"refine", setup.generated_refine},
-            {"pingpong", setup.generated_pingpong}}}};
+            {"pingpong", setup.generated_pingpong},
+            {"clusters", setup.generated_clusters}}}};
 }
 
 nlohmann::json refine_request(const GemmSetup& setup, const std::vector<Config>& seeds, const std::vector<Config>& seen,
@@ -614,6 +615,7 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
       setup.generated_max_candidates = request.at("generated").value("max_candidates", setup.generated_max_candidates);
       setup.generated_refine = request.at("generated").value("refine", setup.generated_refine);
       setup.generated_pingpong = request.at("generated").value("pingpong", setup.generated_pingpong);
+      setup.generated_clusters = request.at("generated").value("clusters", setup.generated_clusters);
     }
     return setup;
   } catch (const nlohmann::json::exception& e) {
@@ -750,6 +752,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   generated::SpaceOptions options;
   options.max_candidates = static_cast<std::size_t>(std::max(0, setup.generated_max_candidates));
   options.pingpong = setup.generated_pingpong;
+  options.clusters = setup.generated_clusters;
   generated::SpaceSummary summary;
   const std::vector<generated::RankedKnobs> chosen = generated::select_candidates(traits, device, options, &summary);
   info["space"] = summary.to_json();

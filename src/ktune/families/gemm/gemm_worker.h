@@ -41,6 +41,8 @@ struct GemmSetup {
   int generated_refine = 0;
   // Pingpong-scheduled wgmma kernels join the generated space (tune gemm --generated-pingpong).
   bool generated_pingpong = false;
+  // CTA pairs sharing A by TMA multicast join it (tune gemm --no-generated-clusters: not).
+  bool generated_clusters = true;
 };
 
 nlohmann::json candidates_request(const GemmSetup& setup);

@@ -149,12 +149,13 @@ TEST(GeneratedSpace, Fp8KernelsAreChargedTheirOwnStagingTile) {
   EXPECT_NEAR(e16.l2_seconds - e8.l2_seconds, f16_operands / 2 / 10e12, 1e-9);
 }
 
-// CTA pairs (cluster_n 2) enter the space only when asked, then with the model's A saving.
-TEST(GeneratedSpace, ClusterPairsOnlyWhenAsked) {
+// CTA pairs (cluster_n 2) are in the space unless turned off, with the model's A saving.
+TEST(GeneratedSpace, ClusterPairsJoinTheSpaceUnlessTurnedOff) {
   const DeviceTraits device = h100();
   const ProblemTraits traits = problem_traits(make_problem(3000, 3000, 3000, gemm::Precision::F16, "nt"));
   SpaceOptions options;
   options.max_candidates = 40;
+  options.clusters = false;
   for (const RankedKnobs& r : select_candidates(traits, device, options)) EXPECT_EQ(r.knobs.cluster_n, 1);
   options.clusters = true;
   const std::vector<RankedKnobs> with = select_candidates(traits, device, options);
@@ -273,11 +274,11 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   EXPECT_TRUE(small_m);
 
   // Short K (16384 x 4096 x 128): the output write and the operand reads are the whole cost, so
-  // kernels that keep B's panel in shared memory come first, and the best panel kernel is always
-  // measured; with deep K they are not in the space.
+  // kernels that cut the operand reads come first (B's panel kept in shared memory, or CTA pairs
+  // sharing A), and the best panel kernel is always measured; with deep K they are not in the space.
   chosen = select_candidates(problem_traits(make_problem(16384, 4096, 128, gemm::Precision::F16)), device, {});
   ASSERT_FALSE(chosen.empty());
-  EXPECT_EQ(chosen.front().knobs.b_panel, 2);
+  EXPECT_TRUE(chosen.front().knobs.b_panel == 2 || chosen.front().knobs.cluster_n == 2);
   EXPECT_TRUE(chosen.front().knobs.persistent);
   EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.b_panel == 2; }));
   // ...and the best streaming kernel is measured beside them (4096 x 16384 x 256: the panel kernels
@@ -323,7 +324,7 @@ TEST(GeneratedSpace, NeighboursAreOneValidStepAwayAndNew) {
     for (const GeneratedKnobs& s : seeds) {
       const int differences = (s.tile_m != k.tile_m) + (s.tile_n != k.tile_n) + (s.tile_k != k.tile_k) +
                               (s.stages != k.stages) + (s.split_k != k.split_k) + (s.persistent != k.persistent) +
-                              (s.swizzle_group != k.swizzle_group) + (s.path != k.path) +
+                              (s.swizzle_group != k.swizzle_group) + (s.path != k.path) + (s.cluster_n != k.cluster_n) +
                               ((s.subgroup_m != k.subgroup_m || s.subgroup_n != k.subgroup_n) ? 1 : 0);
       closest = std::min(closest, differences);
     }

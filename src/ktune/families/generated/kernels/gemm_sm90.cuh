@@ -222,15 +222,18 @@ __device__ __forceinline__ void kt_cluster_sync() {
 }
 // A consumer warp is done with a stage: it arrives on the stage's empty barrier of every CTA
 // whose producer writes into it (this one, and with a cluster the other one's multicast).
+// The remote arrive keeps mbarrier.arrive's default release.cta semantics, as CUTLASS's
+// ClusterBarrier::arrive(cta_id) does: the stage's readers are wgmma (async proxy, already
+// waited for), and a .release.cluster arrive orders all of the warp's earlier memory operations
+// at cluster scope on every K tile (session 15: pairs with it ran 1.5-2.5x slower on the H100).
 __device__ __forceinline__ void kt_release_stage(kt_u32 bar) {
 #if KT_CLUSTER_N > 1
-#pragma unroll
-  for (int cta = 0; cta < KT_CLUSTER_N; ++cta)
-    asm volatile(
-        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
-        "r"(cta)
-        : "memory");
+  kt_mbar_arrive(bar);
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
+      "r"(kt_cluster_rank() ^ 1)
+      : "memory");
 #else
   kt_mbar_arrive(bar);
 #endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Times chosen generated GEMM configurations of one suite shape side by side in one process, for
+comparing kernel variants (e.g. CTA pairs against the same kernel unpaired) and for profiling
+them with Nsight Compute.
+
+Reads a `ktune --json tune gemm` report of that shape (its "problem" and generated candidates),
+takes the configurations that --select names, runs each through libktune_gemm on fresh random
+operands, checks it against an fp64 reference and times it with triton's do_bench (L2 flushed,
+median). With --once every configuration runs exactly once after its check, untimed (run it
+under `ncu -k regex:ktune_gemm` to profile one launch of each).
+
+  pair_probe.py REPORT --shape NAME [--select pairs|all|top:N] [--once] [--out FILE]
+  (PYTHONPATH=python:bench, KTUNE_GEMM_LIB=libktune_gemm.so)
+
+--select pairs: every measured kernel with cluster_n 2 and the same configuration without it.
+"""
+import argparse
+import json
+
+import torch
+from triton.testing import do_bench
+
+from gemm_suite40 import OUT_DTYPE, SUITE, operands, rel_err  # noqa: E402
+from ktune import _gemm_lib
+
+
+def configs_of(report, select):
+    gen = [c for c in report.get("candidates", []) if c.get("family") == "generated" and c.get("status") == "ok"]
+    gen.sort(key=lambda c: c.get("median_s") or 1e9)
+    if select == "all":
+        return [c["config"] for c in gen]
+    if select.startswith("top:"):
+        return [c["config"] for c in gen[: int(select[4:])]]
+    out = []
+    for c in gen:
+        if c["config"].get("cluster_n", 1) == 2:
+            twin = {k: v for k, v in c["config"].items() if k != "cluster_n"}
+            out += [twin, c["config"]]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("report")
+    ap.add_argument("--shape", required=True)
+    ap.add_argument("--select", default="pairs")
+    ap.add_argument("--once", action="store_true")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    report = json.load(open(args.report))
+    name, m, n, k, batch, layout, dtype = next(s for s in SUITE if s[0] == args.shape)
+    a, b = operands(m, n, k, batch, layout, dtype, seed=7)
+    ref = torch.matmul(a.double(), b.double())
+    executor = _gemm_lib.Executor(_gemm_lib.load(), 0)
+    d = torch.empty(batch, m, n, device="cuda", dtype=OUT_DTYPE[dtype])
+    rows = []
+    for config in configs_of(report, args.select):
+        row = {"config": config}
+        try:
+            plan = executor.add_plan({"problem": report["problem"], "config": config, "problem_name": name})
+            run = executor.library.run
+
+            def call():
+                rc = run(executor.handle, plan, a.data_ptr(), b.data_ptr(), None, d.data_ptr(), None,
+                         torch.cuda.current_stream().cuda_stream)
+                if rc != 0:
+                    raise RuntimeError(f"ktune_gemm_run: {rc} {executor.library.last_error()}")
+            d.fill_(float("nan"))
+            call()
+            torch.cuda.synchronize()
+            row["err"] = rel_err(d, ref)
+            if args.once:
+                call()
+            else:
+                row["us"] = 1000 * do_bench(call, return_mode="median")
+        except Exception as e:  # noqa: BLE001 - a configuration that cannot run is a result
+            row["error"] = repr(e)[:300]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    torch.cuda.synchronize()
+    if args.out:
+        json.dump({"shape": args.shape, "rows": rows}, open(args.out, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
