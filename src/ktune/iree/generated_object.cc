@@ -107,6 +107,8 @@ std::string wgmma_refusal(const DispatchGemm& gemm, const generated::DeviceTrait
   for (const GemmOperand& o : gemm.operands)
     if ((o.role == GemmRole::A || o.role == GemmRole::B) && o.offset_bytes % 16 != 0)
       return std::string(role_name(o.role)) + " starts " + std::to_string(o.offset_bytes) + " bytes into its binding: TMA needs 16-byte alignment";
+  if (generated::sm90_repacks(generated::problem_traits(gemm.problem)).any())
+    return "A's or B's rows are not 16-byte aligned: TMA would need a copy first, and a dispatch has no scratch buffer for it";
   return {};
 }
 

@@ -101,6 +101,8 @@ struct GemmExecutor::Plan {
   generated::Launch launch;
   kc::CUmodule module = nullptr;
   kc::CUfunction function = nullptr;
+  kc::CUfunction repack_function = nullptr;  // when launch.repacks.any() (generated/repack.h)
+  std::vector<generated::RepackLaunch> repacks;
   bool compile_cached = false;
   generated::DeviceOperands last_operands;  // what `params` was made for
   KtuneGemmParams params{};
@@ -122,7 +124,7 @@ struct GemmExecutor::Scratch {
     kc::CUdeviceptr pointer = 0;
     std::size_t bytes = 0;
   };
-  Buffer lt_workspace, split_k_workspace, counters;
+  Buffer lt_workspace, split_k_workspace, counters, repack;
 };
 
 GemmExecutor::GemmExecutor(int ordinal) : libs_(std::make_unique<Libraries>()) {
@@ -152,7 +154,7 @@ GemmExecutor::~GemmExecutor() {
     // The whole context, not each stream: the application may have destroyed streams it ran on.
     libs_->api().cuCtxSynchronize();
     for (auto& [stream, scratch] : scratch_) {
-      for (const Scratch::Buffer* b : {&scratch->lt_workspace, &scratch->split_k_workspace, &scratch->counters})
+      for (const Scratch::Buffer* b : {&scratch->lt_workspace, &scratch->split_k_workspace, &scratch->counters, &scratch->repack})
         if (b->pointer) libs_->api().cuMemFree(b->pointer);
     }
     for (const auto& p : plans_)
@@ -228,6 +230,9 @@ int GemmExecutor::add_plan(const nlohmann::json& pick) {
       libs_->check(libs_->api().cuModuleLoadData(&p->module, compiled.cubin.data()), "cuModuleLoadData");
       const std::string symbol = generated::kernel_symbol(p->knobs.path);
       libs_->check(libs_->api().cuModuleGetFunction(&p->function, p->module, symbol.c_str()), "cuModuleGetFunction");
+      if (p->launch.repacks.any())
+        libs_->check(libs_->api().cuModuleGetFunction(&p->repack_function, p->module, generated::kRepackSymbol),
+                     "cuModuleGetFunction(operand repack)");
       libs_->check(libs_->api().cuFuncSetAttribute(p->function, kc::cu::kFuncMaxDynamicSharedSizeBytes,
                                                    p->launch.shape.dynamic_shared_bytes),
                    "cuFuncSetAttribute(max dynamic shared memory)");
@@ -269,6 +274,7 @@ void GemmExecutor::grow_scratch(Scratch& scratch, kc::CUstream stream, const Pla
   grow(scratch.lt_workspace, p.workspace_bytes, false);
   grow(scratch.split_k_workspace, p.split_k_workspace_bytes(), true);
   grow(scratch.counters, p.counter_bytes(), true);
+  grow(scratch.repack, static_cast<std::size_t>(p.launch.repacks.bytes()), false);
 }
 
 RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
@@ -280,7 +286,7 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
   if (p.problem.bias && !b.bias) throw std::invalid_argument(p.problem_name + ": the problem has a bias, so bias is required");
   if (!aligned(b.a) || !aligned(b.b) || !aligned(b.c) || !aligned(b.d) || !aligned(b.bias)) return RunResult::Misaligned;
   const ContextScope scope(*libs_);
-  const bool needs_scratch = p.workspace_bytes > 0 || p.launch.needs_split_k_buffers;
+  const bool needs_scratch = p.workspace_bytes > 0 || p.launch.needs_split_k_buffers || p.launch.repacks.any();
   std::unique_lock<std::mutex> scratch_lock;
   Scratch* scratch = nullptr;
   if (needs_scratch) {
@@ -307,15 +313,24 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
   if (scratch) {
     operands.workspace = reinterpret_cast<float*>(static_cast<std::uintptr_t>(scratch->split_k_workspace.pointer));
     operands.counters = reinterpret_cast<unsigned*>(static_cast<std::uintptr_t>(scratch->counters.pointer));
+    operands.repack = reinterpret_cast<void*>(static_cast<std::uintptr_t>(scratch->repack.pointer));
   }
   const generated::DeviceOperands& last = p.last_operands;
   if (!p.params_valid || last.a != operands.a || last.b != operands.b || last.c != operands.c || last.d != operands.d ||
-      last.bias != operands.bias || last.workspace != operands.workspace || last.counters != operands.counters) {
+      last.bias != operands.bias || last.workspace != operands.workspace || last.counters != operands.counters ||
+      last.repack != operands.repack) {
     p.params = generated::make_params(p.knobs, p.traits, p.problem, operands, p.launch, libs_->traits);
+    p.repacks = generated::repack_launches(p.launch.repacks, operands.a, operands.b, operands.repack, libs_->traits.sm_count);
     if (p.knobs.path == generated::KernelPath::Wgmma)
       generated::sm90_encode_tensor_maps(p.params, p.knobs, p.traits, libs_->api().cuTensorMapEncodeTiled);
     p.last_operands = operands;
     p.params_valid = true;
+  }
+  for (generated::RepackLaunch& r : p.repacks) {
+    void* repack_arguments[] = {&r.params};
+    libs_->check(libs_->api().cuLaunchKernel(p.repack_function, r.grid[0], r.grid[1], r.grid[2], generated::kRepackThreads, 1,
+                                             1, 0, stream, repack_arguments, nullptr),
+                 "cuLaunchKernel(operand repack)");
   }
   void* arguments[] = {&p.params};
   libs_->check(libs_->api().cuLaunchKernel(p.function, p.launch.grid[0], p.launch.grid[1], p.launch.grid[2],
@@ -329,7 +344,8 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
 nlohmann::json GemmExecutor::describe(int id) const {
   const Plan& p = plan(id);
   nlohmann::json j{{"problem_name", p.problem_name}, {"family", p.family}, {"config", p.config},
-                   {"workspace_bytes", p.workspace_bytes + p.split_k_workspace_bytes() + p.counter_bytes()}};
+                   {"workspace_bytes", p.workspace_bytes + p.split_k_workspace_bytes() + p.counter_bytes() +
+                                           static_cast<std::size_t>(p.launch.repacks.bytes())}};
   if (p.family == "generated") {
     j["grid"] = p.launch.grid;
     j["threads"] = p.launch.shape.threads;

@@ -147,6 +147,7 @@ struct GemmWorker::State {
   GemmReference reference;
   DeviceBuffer a, b, c, d, bias, workspace;
   DeviceBuffer splitk_workspace, splitk_counters;  // generated split-K kernels (see gemm_params.h)
+  DeviceBuffer repack_scratch;                      // operands copied to 16-byte rows (generated/repack.h)
   std::unique_ptr<cublaslt::MatmulDescriptors> descriptors;
   std::vector<std::byte> poison, output;
   // D checked on the device (sampled reference): the check kernels, compiled by NVRTC in the
@@ -170,7 +171,7 @@ struct GemmWorker::State {
     sample_indices.release();
     sample_values.release();
     descriptors.reset();
-    for (DeviceBuffer* buffer : {&a, &b, &c, &d, &bias, &workspace, &splitk_workspace, &splitk_counters})
+    for (DeviceBuffer* buffer : {&a, &b, &c, &d, &bias, &workspace, &splitk_workspace, &splitk_counters, &repack_scratch})
       buffer->release();
     problem_key.clear();
     reference = {};
@@ -288,9 +289,15 @@ struct GemmWorker::State {
     }
   }
 
+  // Scratch for the operand copies of `launch` (grown on demand; the copies overwrite it whole).
+  void prepare_repack(const generated::Launch& launch) {
+    const auto bytes = static_cast<std::size_t>(launch.repacks.bytes());
+    if (repack_scratch.bytes() < bytes) repack_scratch.allocate(*context, bytes, "operand repack scratch");
+  }
+
   generated::DeviceOperands generated_operands() {
     return {a.get(), b.get(), c.get(), d.get(), bias.get(), static_cast<float*>(splitk_workspace.get()),
-            static_cast<unsigned*>(splitk_counters.get())};
+            static_cast<unsigned*>(splitk_counters.get()), repack_scratch.get()};
   }
 
   std::filesystem::path cache_directory() const { return device::default_cache_root() / "cuda"; }
@@ -950,6 +957,7 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     }
     const generated::Launch launch = generated::plan_launch(knobs, traits, device);
     if (launch.needs_split_k_buffers) s.prepare_split_k(launch);
+    if (launch.repacks.any()) s.prepare_repack(launch);
     generated::LoadedGemmKernel kernel(*s.context, compiled.cubin, knobs, traits, setup.problem, device,
                                        s.generated_operands());
     reply["launch"] = kernel.attributes();

@@ -262,7 +262,7 @@ TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
   verify_knobs(make(3000, 1000, 128, gemm::Precision::TF32, "nt"), panel, "tf32 3000x1000x128, a B panel");
 }
 
-// CTA pairs sharing A by TMA multicast (cluster_n 2; not in the default space): every layout,
+// CTA pairs sharing A by TMA multicast (cluster_n 2): every layout,
 // an odd number of tile columns (5 of 256: the last pair's second CTA computes zeros past N and
 // stores nothing), ragged M and K,
 // persistent and not, a batch, and the epilogue with C, bias and an f32 output.
@@ -292,6 +292,33 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   GeneratedKnobs fp8 = k;
   fp8.tile_k = 128;
   verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
+}
+
+// Rows TMA cannot address (16-byte misaligned pitches): the wgmma kernels copy A and/or B to
+// 16-byte rows first (repack.h). A only (K = 4097, nn), both (tn with M = 4097 and N = 511; nt
+// with K = 1999), a batch, split-K and CTA pairs over the copies, fp8 (K = 1000 bytes) and tf32
+// (K = 1002), each verified against fp64; split-K kernels run twice, so the copy runs again.
+TEST(GeneratedGpu, MisalignedRowsAreRepackedForTma) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs k = wgmma(128, 128, 2, 1, 4, true);
+  verify_knobs(make(511, 1000, 4097, gemm::Precision::F16, "nn"), k, "511x1000x4097 nn (A copied)");
+  GeneratedKnobs split = wgmma(128, 128, 2, 1, 4, false);
+  split.split_k = 4;
+  verify_knobs(make(511, 1000, 4097, gemm::Precision::F16, "nn"), split, "511x1000x4097 nn, split-K 4");
+  verify_knobs(make(4097, 511, 1000, gemm::Precision::BF16, "tn"), k, "4097x511x1000 tn (A and B copied)");
+  GeneratedKnobs pair = wgmma(128, 256, 2, 1, 3, true);
+  pair.cluster_n = 2;
+  verify_knobs(make(777, 3001, 1999, gemm::Precision::BF16, "nt"), pair, "777x3001x1999 nt, CTA pairs");
+  gemm::GemmProblem batched = make(300, 77, 129, gemm::Precision::F16, "tt");
+  batched.batch = 3;
+  verify_knobs(batched, k, "3 x 300x77x129 tt");
+  GeneratedKnobs fp8 = k;
+  fp8.tile_k = 128;
+  verify_knobs(make(200, 300, 1000, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 200x300x1000 nt");
+  GeneratedKnobs tf32 = k;
+  tf32.tile_k = 32;
+  verify_knobs(make(130, 70, 1002, gemm::Precision::TF32, "nt"), tf32, "tf32 130x70x1002 nt");
 }
 
 TEST(GeneratedGpu, OddSizes) {

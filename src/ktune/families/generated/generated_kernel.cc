@@ -98,12 +98,13 @@ ProblemTraits problem_traits(const gemm::GemmProblem& problem) {
   const std::int64_t element = static_cast<std::int64_t>(gemm::storage_size(problem.a_storage()));
   const std::int64_t lda = problem.a_transposed ? problem.m : problem.k;
   const std::int64_t ldb = problem.b_transposed ? problem.k : problem.n;
-  int alignment = std::min(alignment_of(lda * element), alignment_of(ldb * element));
+  t.a_alignment_bytes = alignment_of(lda * element);
+  t.b_alignment_bytes = alignment_of(ldb * element);
   if (problem.batch > 1) {
-    alignment = std::min(alignment, alignment_of(problem.m * problem.k * element));
-    alignment = std::min(alignment, alignment_of(problem.k * problem.n * element));
+    t.a_alignment_bytes = std::min(t.a_alignment_bytes, alignment_of(problem.m * problem.k * element));
+    t.b_alignment_bytes = std::min(t.b_alignment_bytes, alignment_of(problem.k * problem.n * element));
   }
-  t.ab_alignment_bytes = alignment;
+  t.ab_alignment_bytes = std::min(t.a_alignment_bytes, t.b_alignment_bytes);
   return t;
 }
 
@@ -182,6 +183,7 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, con
   }
   launch.grid = {grid[0], grid[1], grid[2]};
   launch.needs_split_k_buffers = knobs.split_k > 1;
+  if (knobs.path == KernelPath::Wgmma) launch.repacks = sm90_repacks(traits);
   launch.counter_count = traits.batch * ceil_div(traits.m, knobs.tile_m) * ceil_div(traits.n, knobs.tile_n);
   return launch;
 }
@@ -218,6 +220,16 @@ KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& tr
   p.grid_tiles = static_cast<int>(launch.grid[0]);
   p.alpha = problem.alpha_f32();
   p.beta = problem.beta_f32();
+  if (launch.repacks.a.active) {
+    p.a = operands.repack;
+    p.lda = launch.repacks.a.ld_dst;
+    p.batch_stride_a = launch.repacks.a.stride_dst;
+  }
+  if (launch.repacks.b.active) {
+    p.b = operands.repack ? static_cast<const unsigned char*>(operands.repack) + launch.repacks.b_offset() : nullptr;
+    p.ldb = launch.repacks.b.ld_dst;
+    p.batch_stride_b = launch.repacks.b.stride_dst;
+  }
   if (knobs.path == KernelPath::Wgmma) sm90_set_launch_params(p, knobs, traits, device.sm_count);
   return p;
 }

@@ -11,6 +11,7 @@
 #include "ktune/families/gemm/gemm_problem.h"
 #include "ktune/families/generated/generated_knobs.h"
 #include "ktune/families/generated/kernels/gemm_params.h"
+#include "ktune/families/generated/repack.h"
 
 namespace ktune::generated {
 
@@ -54,11 +55,13 @@ struct Launch {
   LaunchShape shape;
   bool needs_split_k_buffers = false;  // workspace (batch*M*N floats) + counters
   std::int64_t counter_count = 0;      // batch * tiles_m * tiles_n
+  Repacks repacks;                     // wgmma: operands copied to 16-byte rows first (repack.h)
 };
 Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device);
 
 // The kernel parameter block for device buffers (null c/bias when the problem has none).
-// tma_a/tma_b stay zero: the runner encodes them through the driver for the wgmma path.
+// tma_a/tma_b stay zero: the runner encodes them through the driver for the wgmma path. A
+// repacked operand is read from its copy in operands.repack.
 struct DeviceOperands {
   const void* a = nullptr;
   const void* b = nullptr;
@@ -67,6 +70,7 @@ struct DeviceOperands {
   const void* bias = nullptr;
   float* workspace = nullptr;
   unsigned* counters = nullptr;
+  void* repack = nullptr;  // launch.repacks.bytes() of scratch when launch.repacks.any()
 };
 KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& traits, const gemm::GemmProblem& problem,
                             const DeviceOperands& operands, const Launch& launch, const DeviceTraits& device);

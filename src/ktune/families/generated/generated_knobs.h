@@ -63,6 +63,8 @@ struct ProblemTraits {
   // Largest power of two (<= 16) that divides the byte offset of every row and batch entry of A
   // and B: 16 allows 16-byte copies (cp.async.cg, TMA strides).
   int ab_alignment_bytes = 16;
+  // The same for A and for B alone: the wgmma path copies an operand below 16 (repack.h).
+  int a_alignment_bytes = 16, b_alignment_bytes = 16;
 };
 
 // Bytes per A/B element of an in_type (fp8 1, f16/bf16 2, tf32 4).

@@ -92,6 +92,12 @@ LoadedGemmKernel::LoadedGemmKernel(device::cuda::CudaDeviceContext& context, con
   context_.check(context_.api().cuFuncSetAttribute(function_, kc::cu::kFuncMaxDynamicSharedSizeBytes,
                                                    launch_.shape.dynamic_shared_bytes),
                  "cuFuncSetAttribute(max dynamic shared memory " + std::to_string(launch_.shape.dynamic_shared_bytes) + ")");
+  if (launch_.repacks.any()) {
+    if (!operands.repack) throw device::DeviceError("the kernel repacks an operand but was given no scratch buffer");
+    context_.check(context_.api().cuModuleGetFunction(&repack_function_, module_, kRepackSymbol),
+                   std::string("cuModuleGetFunction(") + kRepackSymbol + ")");
+    repacks_ = repack_launches(launch_.repacks, operands.a, operands.b, operands.repack, device.sm_count);
+  }
   if (knobs.path == KernelPath::Wgmma) {
     if (!context_.api().cuTensorMapEncodeTiled)
       throw device::DeviceError("this CUDA driver has no cuTensorMapEncodeTiled; TMA kernels cannot run");
@@ -111,6 +117,12 @@ LoadedGemmKernel::~LoadedGemmKernel() {
 }
 
 void LoadedGemmKernel::enqueue(kc::CUstream stream) {
+  for (RepackLaunch& r : repacks_) {
+    void* repack_arguments[] = {&r.params};
+    context_.check(context_.api().cuLaunchKernel(repack_function_, r.grid[0], r.grid[1], r.grid[2], kRepackThreads, 1, 1, 0,
+                                                 stream, repack_arguments, nullptr),
+                   "cuLaunchKernel(operand repack)");
+  }
   void* arguments[] = {&params_};
   context_.check(context_.api().cuLaunchKernel(function_, launch_.grid[0], launch_.grid[1], launch_.grid[2],
                                                static_cast<unsigned>(launch_.shape.threads), 1, 1,

@@ -49,6 +49,8 @@ class LoadedGemmKernel {
  public:
   // Loads `cubin` into `context` (which must be current), raises the dynamic shared memory
   // limit and encodes the TMA descriptors. Throws device::DeviceError (or ContextPoisoned).
+  // When the launch repacks an operand, operands.repack must hold launch().repacks.bytes():
+  // plan_launch(knobs, traits, device) tells the caller beforehand.
   LoadedGemmKernel(device::cuda::CudaDeviceContext& context, const std::string& cubin, const GeneratedKnobs& knobs,
                    const ProblemTraits& traits, const gemm::GemmProblem& problem, const DeviceTraits& device,
                    const DeviceOperands& operands);
@@ -56,6 +58,7 @@ class LoadedGemmKernel {
   LoadedGemmKernel(const LoadedGemmKernel&) = delete;
   LoadedGemmKernel& operator=(const LoadedGemmKernel&) = delete;
 
+  // The operand copies (if any), then the GEMM.
   void enqueue(ktune::cuda::CUstream stream);
   const Launch& launch() const { return launch_; }
   // Registers, local memory and the driver's occupancy for this launch shape.
@@ -65,8 +68,10 @@ class LoadedGemmKernel {
   device::cuda::CudaDeviceContext& context_;
   ktune::cuda::CUmodule module_ = nullptr;
   ktune::cuda::CUfunction function_ = nullptr;
+  ktune::cuda::CUfunction repack_function_ = nullptr;
   Launch launch_;
   KtuneGemmParams params_;
+  std::vector<RepackLaunch> repacks_;
 };
 
 }  // namespace ktune::generated

@@ -204,6 +204,7 @@ nlohmann::json ModelEstimate::to_json() const {
           {"memory_seconds", memory_seconds},
           {"l2_seconds", l2_seconds},
           {"reduction_seconds", reduction_seconds},
+          {"repack_seconds", repack_seconds},
           {"waves", waves},
           {"tile_utilisation", tile_utilisation}};
 }
@@ -275,7 +276,11 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const De
   // stores with another's MMAs.
   const double store_seconds = stored / (r.store * store_efficiency(k, t));
   const double serial = occ == 1 && !k.pingpong ? e.compute_seconds + store_seconds : 0.0;
-  e.seconds = std::max({e.compute_seconds, e.memory_seconds, e.l2_seconds, latency, serial}) + e.reduction_seconds + r.launch;
+  // Operand copies before the GEMM: each element read and written once at HBM rate, plus a launch.
+  e.repack_seconds = (launch.repacks.a.traffic_bytes() + launch.repacks.b.traffic_bytes()) / r.hbm +
+                     (launch.repacks.a.active + launch.repacks.b.active) * r.launch;
+  e.seconds = std::max({e.compute_seconds, e.memory_seconds, e.l2_seconds, latency, serial}) + e.reduction_seconds +
+              e.repack_seconds + r.launch;
   return e;
 }
 

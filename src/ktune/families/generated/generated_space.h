@@ -28,6 +28,7 @@ GeneratedKnobs knobs_from_config(const Config& config);
 struct ModelEstimate {
   double seconds = 0;
   double compute_seconds = 0, memory_seconds = 0, l2_seconds = 0, reduction_seconds = 0;
+  double repack_seconds = 0;  // copying misaligned operands to 16-byte rows first (repack.h)
   double waves = 0;
   double tile_utilisation = 0;  // real output / padded output
   nlohmann::json to_json() const;

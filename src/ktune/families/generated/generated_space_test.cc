@@ -297,10 +297,18 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   for (const RankedKnobs& r : rank_space(problem_traits(make_problem(4096, 4096, 4096)), device, {}))
     EXPECT_EQ(r.knobs.b_panel, 0);
 
-  // Unaligned rows (K odd): TMA cannot address them, so only mma.sync remains.
-  chosen = select_candidates(problem_traits(make_problem(511, 513, 129, gemm::Precision::F16)), device, {});
+  // Unaligned rows (K odd): TMA cannot address them, so wgmma kernels copy A and B to 16-byte
+  // rows first and the model charges the copies; mma.sync kernels read them as they are.
+  const ProblemTraits odd = problem_traits(make_problem(511, 513, 129, gemm::Precision::F16));
+  chosen = select_candidates(odd, device, {});
   ASSERT_FALSE(chosen.empty());
-  for (const RankedKnobs& r : chosen) EXPECT_EQ(r.knobs.path, KernelPath::MmaSync);
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.path == KernelPath::MmaSync; }));
+  const auto copying = std::find_if(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.path == KernelPath::Wgmma; });
+  ASSERT_NE(copying, chosen.end());
+  EXPECT_GT(copying->estimate.repack_seconds, 0.0);
+  ProblemTraits pretend_aligned = odd;
+  pretend_aligned.a_alignment_bytes = pretend_aligned.b_alignment_bytes = pretend_aligned.ab_alignment_bytes = 16;
+  EXPECT_EQ(estimate(copying->knobs, pretend_aligned, device).repack_seconds, 0.0);
 }
 
 TEST(GeneratedSpace, NeighboursAreOneValidStepAwayAndNew) {

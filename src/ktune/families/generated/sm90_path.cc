@@ -137,19 +137,8 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   if (accumulators + kConsumerRegisterOverhead > available)
     return str(accumulators) + " fp32 accumulators per consumer thread need about " +
            str(accumulators + kConsumerRegisterOverhead) + " registers, " + str(available) + " available";
-  // TMA: global address and every stride a multiple of 16 bytes.
-  if (problem.ab_alignment_bytes < 16)
-    return "A and B rows / batch entries are only " + str(problem.ab_alignment_bytes) +
-           "-byte aligned; TMA needs 16";
-  const std::int64_t a_leading = problem.a_k_contiguous ? problem.k : problem.m;
-  const std::int64_t b_leading = problem.b_k_contiguous ? problem.k : problem.n;
-  const int per_16_bytes = 16 / in_bytes;
-  if (a_leading % per_16_bytes != 0)
-    return std::string("A's contiguous dimension (") + (problem.a_k_contiguous ? "K" : "M") + " = " + str(a_leading) +
-           ") must be a multiple of " + str(per_16_bytes) + " (16-byte TMA strides)";
-  if (b_leading % per_16_bytes != 0)
-    return std::string("B's contiguous dimension (") + (problem.b_k_contiguous ? "K" : "N") + " = " + str(b_leading) +
-           ") must be a multiple of " + str(per_16_bytes) + " (16-byte TMA strides)";
+  // TMA needs every stride a multiple of 16 bytes: an operand whose rows or batch entries are
+  // not is copied to 16-byte rows first (repack.h), so alignment rejects nothing here.
   if (k.split_k < 1) return "split_k must be >= 1";
   if (k.split_k > 1) {
     const std::int64_t k_tiles = ceil_div(problem.k, k.tile_k);

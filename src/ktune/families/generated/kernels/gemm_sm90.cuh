@@ -810,6 +810,41 @@ extern "C" __global__ void __launch_bounds__(KT_THREADS, KT_BLOCKS_HINT) KT_CLUS
     ktune_gemm_sm90(const __grid_constant__ KtuneGemmParams p) {
   kt90_gemm(p, &p.tma_a, &p.tma_b);
 }
+
+// Copies an operand whose rows start off 16-byte boundaries (which TMA cannot address) into
+// rows of whole 16-byte vectors, before the GEMM (repack.h). One warp per row: each lane reads
+// the elements of one 16-byte vector (narrow loads at the source's alignment; the warp's loads
+// cover 512 contiguous bytes, served from L1 after the first) and writes it with one store.
+#if KT_IN_BYTES == 1
+typedef unsigned char kt_repack_t;
+#elif KT_IN_BYTES == 4
+typedef unsigned int kt_repack_t;
+#else
+typedef unsigned short kt_repack_t;
+#endif
+extern "C" __global__ void __launch_bounds__(256) ktune_repack_sm90(const __grid_constant__ KtuneRepackParams p) {
+  constexpr int per_vector = 16 / KT_IN_BYTES;
+  const int lane = threadIdx.x % 32;
+  const long long rows = p.outer * p.batch;
+  const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32; row < rows; row += warps) {
+    const long long batch = row / p.outer, r = row % p.outer;
+    const kt_repack_t* src = static_cast<const kt_repack_t*>(p.src) + batch * p.stride_src + r * p.ld_src;
+    kt_repack_t* dst = static_cast<kt_repack_t*>(p.dst) + batch * p.stride_dst + r * p.ld_dst;
+    for (long long v = lane; v * per_vector < p.ld_dst; v += 32) {
+      union {
+        uint4 vector;
+        kt_repack_t element[per_vector];
+      } out;
+#pragma unroll
+      for (int i = 0; i < per_vector; ++i) {
+        const long long column = v * per_vector + i;
+        out.element[i] = column < p.inner ? __ldg(src + column) : kt_repack_t(0);
+      }
+      *reinterpret_cast<uint4*>(dst + v * per_vector) = out.vector;
+    }
+  }
+}
 #endif
 
 // ---- tensor maps built on the device ------------------------------------------------------

@@ -1,0 +1,61 @@
+#include "ktune/families/generated/repack.h"
+
+#include <algorithm>
+
+namespace ktune::generated {
+
+namespace {
+
+std::int64_t round_up(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+RepackPlan plan(int alignment_bytes, int element_bytes, std::int64_t inner, std::int64_t outer, std::int64_t batch) {
+  RepackPlan p;
+  p.active = alignment_bytes < 16;
+  p.element_bytes = element_bytes;
+  p.inner = inner;
+  p.outer = outer;
+  p.batch = batch;
+  p.ld_src = inner;
+  p.stride_src = inner * outer;
+  p.ld_dst = round_up(inner, 16 / element_bytes);
+  p.stride_dst = p.ld_dst * outer;
+  return p;
+}
+
+}  // namespace
+
+Repacks sm90_repacks(const ProblemTraits& t) {
+  const int bytes = in_type_bytes(t.in_type);
+  Repacks r;
+  r.a = t.a_k_contiguous ? plan(t.a_alignment_bytes, bytes, t.k, t.m, t.batch) : plan(t.a_alignment_bytes, bytes, t.m, t.k, t.batch);
+  r.b = t.b_k_contiguous ? plan(t.b_alignment_bytes, bytes, t.k, t.n, t.batch) : plan(t.b_alignment_bytes, bytes, t.n, t.k, t.batch);
+  return r;
+}
+
+std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a, const void* b, void* scratch,
+                                          int sm_count) {
+  std::vector<RepackLaunch> out;
+  auto add = [&](const RepackPlan& p, const void* source, std::int64_t offset) {
+    if (!p.active) return;
+    RepackLaunch l;
+    // One warp per row, eight rows per CTA, at most 16 CTAs per SM walking the rest.
+    const std::int64_t rows = p.outer * p.batch;
+    const std::int64_t ctas = std::min<std::int64_t>((rows + 7) / 8, static_cast<std::int64_t>(std::max(1, sm_count)) * 16);
+    l.grid = {static_cast<unsigned>(std::max<std::int64_t>(1, ctas)), 1, 1};
+    l.params.src = source;
+    l.params.dst = static_cast<unsigned char*>(scratch) + offset;
+    l.params.inner = p.inner;
+    l.params.outer = p.outer;
+    l.params.batch = p.batch;
+    l.params.ld_src = p.ld_src;
+    l.params.ld_dst = p.ld_dst;
+    l.params.stride_src = p.stride_src;
+    l.params.stride_dst = p.stride_dst;
+    out.push_back(l);
+  };
+  add(repacks.a, a, 0);
+  add(repacks.b, b, repacks.b_offset());
+  return out;
+}
+
+}  // namespace ktune::generated

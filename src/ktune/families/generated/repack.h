@@ -1,0 +1,58 @@
+#pragma once
+// Operand repacking for the sm_90a (TMA) path. TMA addresses global memory through a tensor map
+// whose strides must be multiples of 16 bytes, so an operand whose rows (or batch entries) start
+// off 16-byte boundaries (K = 4097 f16, N = 511 ...) cannot be loaded by it. Such an operand is
+// first copied by a small kernel of the same module (ktune_repack_sm90, gemm_sm90.cuh) into a
+// scratch buffer whose leading dimension is rounded up to 16 bytes; the GEMM then reads the copy.
+// The copy runs before every GEMM launch and is part of every measurement of such a kernel, and
+// the model charges it (generated_space.cc). cuBLASLt falls back to kernels with narrow loads
+// there (511x1000x4097 f16: 49 us against ~20 for this path, H100, session 15).
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "ktune/families/generated/generated_knobs.h"
+#include "ktune/families/generated/kernels/gemm_params.h"
+
+namespace ktune::generated {
+
+inline constexpr const char* kRepackSymbol = "ktune_repack_sm90";
+inline constexpr unsigned kRepackThreads = 256;
+
+// One operand's copy, in elements: `outer` rows of `inner` contiguous elements per batch entry.
+struct RepackPlan {
+  bool active = false;
+  int element_bytes = 2;
+  std::int64_t inner = 0, outer = 0, batch = 1;
+  std::int64_t ld_src = 0, ld_dst = 0;          // row pitch before and after
+  std::int64_t stride_src = 0, stride_dst = 0;  // batch entry pitch before and after
+  std::int64_t bytes() const { return active ? batch * stride_dst * element_bytes : 0; }
+  // Bytes the copy moves: every element read once and written once (padding included).
+  double traffic_bytes() const {
+    return active ? static_cast<double>(batch) * outer * (inner + ld_dst) * element_bytes : 0.0;
+  }
+};
+
+struct Repacks {
+  RepackPlan a, b;
+  bool any() const { return a.active || b.active; }
+  // B's copy starts here in the scratch buffer (256-byte aligned after A's).
+  std::int64_t b_offset() const { return (a.bytes() + 255) / 256 * 256; }
+  std::int64_t bytes() const { return b.active ? b_offset() + b.bytes() : a.bytes(); }
+};
+
+// The copies the wgmma path needs for this problem (none when every row and batch entry of A and
+// B starts 16-byte aligned).
+Repacks sm90_repacks(const ProblemTraits& traits);
+
+// One launch of ktune_repack_sm90 (kRepackThreads threads, no shared memory).
+struct RepackLaunch {
+  std::array<unsigned, 3> grid{1, 1, 1};
+  KtuneRepackParams params{};
+};
+// The launches that fill `scratch` from `a` and `b`, in order, before the GEMM.
+std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a, const void* b, void* scratch,
+                                          int sm_count);
+
+}  // namespace ktune::generated
