@@ -9,10 +9,12 @@ operands, checks it against an fp64 reference and times it with triton's do_benc
 median). With --once every configuration runs exactly once after its check, untimed (run it
 under `ncu -k regex:ktune_gemm` to profile one launch of each).
 
-  pair_probe.py REPORT --shape NAME [--select pairs|all|top:N] [--once] [--out FILE]
+  pair_probe.py REPORT --shape NAME [--select pairs|all|top:N|file:CONFIGS.json] [--once] [--out FILE]
   (PYTHONPATH=python:bench, KTUNE_GEMM_LIB=libktune_gemm.so)
 
---select pairs: every measured kernel with cluster_n 2 and the same configuration without it.
+--select pairs: every measured kernel with cluster_n 2 and the same configuration without it;
+file:PATH: the configurations listed in PATH (a JSON list). REPORT may also be the output of
+`ktune --json tune gemm ... --dry-run`, which has the problem and no candidates.
 """
 import argparse
 import json
@@ -27,6 +29,8 @@ from ktune import _gemm_lib
 def configs_of(report, select):
     gen = [c for c in report.get("candidates", []) if c.get("family") == "generated" and c.get("status") == "ok"]
     gen.sort(key=lambda c: c.get("median_s") or 1e9)
+    if select.startswith("file:"):
+        return json.load(open(select[5:]))
     if select == "all":
         return [c["config"] for c in gen]
     if select.startswith("top:"):

@@ -319,16 +319,21 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     // panel ran 2.1-2.8x): they only take measuring slots.
     const int tile_k = wgmma_knobs(64, 64, 1, 1, 3, false, traits.in_type).tile_k;
     const int whole_k_tiles = static_cast<int>(ceil_div(traits.k, tile_k));
+    // Small tiles also with deep rings (8-16 stages) and 32 columns: long K over small M and N
+    // is latency-bound, and bytes in flight per SM decide (256x128x16384: 64x32 with 12 stages
+    // and split-K 8 ran 16.9 us, 64x64 with 4-5 stages 19.5-21; cuBLAS runs 64x32 with 16
+    // stages there; H100, session 15).
     for (int tm : {64, 128, 192, 256})
-      for (int tn : {64, 128, 192, 256})
+      for (int tn : {32, 64, 128, 192, 256})
         for (int sm : {1, 2})
           for (int sn : {1, 2})
-            for (int stages : {3, 4, 5})
+            for (int stages : {3, 4, 5, 8, 12, 16})
               for (bool persistent : {false, true})
                 for (int split : splits)
                   for (int panel : {0, whole_k_tiles}) {
                     if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles || tm == 192 || tn == 192))
                       continue;
+                    if ((stages > 5 && (tm > 64 || tn > 64)) || (tn == 32 && tm > 64)) continue;
                     GeneratedKnobs k = wgmma_knobs(tm, tn, sm, sn, stages, persistent, traits.in_type);
                     k.split_k = split;
                     k.b_panel = panel;

@@ -562,6 +562,9 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   GeneratedKnobs pair192 = knobs(192, 192, 64, 1, 2, 3, true);
   pair192.cluster_n = 2;
   samples.push_back({pair192, problem(3000, 3000, 3000, "nt")});
+  // Small split-K tiles take their totals back 16 values at a time, 128-row ones 8 at a time.
+  samples.push_back({knobs(64, 64, 64, 1, 1, 8, false, 16), problem(256, 128, 16384, "nt")});
+  samples.push_back({knobs(128, 64, 64, 2, 1, 6, false, 8), problem(256, 128, 16384, "nn")});
   // fp8 (128-deep K tiles, k32 instructions) and tf32 (32-deep, k8), K-major A and B.
   samples.push_back({knobs(128, 256, 128, 2, 1, 4, true), typed(problem(4096, 4096, 4096, "nt"), 2)});
   samples.push_back({knobs(64, 128, 128, 1, 1, 5, false, 4), typed(problem(16, 8192, 8192, "nt"), 2)});

@@ -446,19 +446,23 @@ static __device__ __forceinline__ void kt80_gemm(const KtuneGemmParams& p) {
           kt_splitk_add(p, batch_index, i, j + 1, acc[mi][ni][2 * half + 1]);
         }
     if (!kt_splitk_arrive(p, batch_index, tile, 1, KT_THREADS, tid == 0, &kt80_last_flag)) return;
+    // The last slice: the totals of one 16 x 8 block at a time, its four loaded before any is
+    // used, then its two pairs out.
 #pragma unroll
     for (int mi = 0; mi < KT80_MMAS_M; ++mi)
 #pragma unroll
-      for (int ni = 0; ni < KT80_MMAS_N; ++ni)
+      for (int ni = 0; ni < KT80_MMAS_N; ++ni) {
+        float v[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          v[r] = kt_splitk_take(p, batch_index, row_base + mi * 16 + (r >> 1) * 8, col_base + ni * 8 + (r & 1));
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
           const long long i = row_base + mi * 16 + half * 8;
           const long long j = col_base + ni * 8;
-          if (i >= p.m || j >= p.n) continue;
-          const float v0 = kt_splitk_take(p, batch_index, i, j);
-          const float v1 = j + 1 < p.n ? kt_splitk_take(p, batch_index, i, j + 1) : 0.0f;
-          kt_finish_pair(p, batch_index, i, j, v0, v1);
+          if (i < p.m && j < p.n) kt_finish_pair(p, batch_index, i, j, v[2 * half], v[2 * half + 1]);
         }
+      }
     return;
   }
 #endif

@@ -111,6 +111,16 @@
 #define KT_STAGING 0
 #endif
 #define KT_STAGED_STORES (KT_STAGING > 0 && KT_OUT_BYTES == 2)
+// Split-K's last slice takes the totals back in batches of this many 8-column blocks (4 values
+// each), loaded together: small tiles (few accumulators, registers to spare, the tail a large
+// share of their time) in batches of 16 values; the largest pair by pair (0; more spilled).
+#if KT_M_ATOMS * KT_WG_N / 2 >= 128
+#define KT_TAKE_BLOCKS 0
+#elif KT_M_ATOMS * KT_WG_N / 2 >= 64 || (KT_WG_N / 8) % 4 != 0
+#define KT_TAKE_BLOCKS 2
+#else
+#define KT_TAKE_BLOCKS 4
+#endif
 #if KT_MIN_BLOCKS > 0
 #define KT_BLOCKS_HINT KT_MIN_BLOCKS
 #else
@@ -661,8 +671,10 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #pragma unroll
           for (int h = 0; h < 4; ++h)
             kt_splitk_add(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j + (h & 1), acc[mi][4 * j + h]);
-      const bool last = kt_splitk_arrive(p, batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag);
-      if (last) {
+      if (kt_splitk_arrive(p, batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag)) {
+        // The last slice: the totals of KT_TAKE_BLOCKS 8-column blocks (4 values each) at a
+        // time, all loaded before any is used, then those pairs out (0: pair by pair).
+#if KT_TAKE_BLOCKS == 0
 #pragma unroll
         for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
@@ -676,6 +688,26 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
                 kt_finish_pair(p, batch, i, jj, v0, v1);
               }
             }
+#else
+#pragma unroll
+        for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+          for (int j0 = 0; j0 < KT_WG_N / 8; j0 += KT_TAKE_BLOCKS) {
+            float v[KT_TAKE_BLOCKS][4];
+#pragma unroll
+            for (int dj = 0; dj < KT_TAKE_BLOCKS; ++dj)
+#pragma unroll
+              for (int h = 0; h < 4; ++h)
+                v[dj][h] = kt_splitk_take(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * (j0 + dj) + (h & 1));
+#pragma unroll
+            for (int dj = 0; dj < KT_TAKE_BLOCKS; ++dj)
+#pragma unroll
+              for (int h = 0; h < 4; h += 2) {
+                const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * (j0 + dj);
+                if (i < p.m && jj < p.n) kt_finish_pair(p, batch, i, jj, v[dj][h], v[dj][h + 1]);
+              }
+          }
+#endif
       }
       continue;
     }
