@@ -60,6 +60,9 @@ TEST(Sm80Path, RejectsWithPreciseReasons) {
   k.persistent = true;
   EXPECT_NE(why(k, p).find("persistent"), std::string::npos);
   k = GeneratedKnobs{};
+  k.cluster_n = 2;  // refinement toggles cluster_n on any seed; the mma.sync kernel has no clusters
+  EXPECT_NE(why(k, p).find("cluster_n"), std::string::npos);
+  k = GeneratedKnobs{};
   k.path = KernelPath::Wgmma;
   EXPECT_NE(why(k, p).find("mma_sync"), std::string::npos);
 

@@ -359,6 +359,41 @@ __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, l
 // The kernel's body. `map_a` and `map_b` are A's and B's tensor maps: the parameter block's own
 // (the default entry below) or maps built in global memory by kt90_build_tensor_maps (an IREE
 // dispatch, whose only parameters are its buffers). TMA reads a map from either space.
+#if KT_STAGED_STORES
+// The finished 16-bit tile of one consumer warp into the staging rows at `piece` (this lane's
+// stmatrix row address), two 8-column blocks per stmatrix.x4: a quarter of the shared-memory
+// stores of one st.shared per pair. Plain (alpha 1, nothing else): the accumulators as they are.
+template <bool Plain>
+__device__ __forceinline__ void kt90_stage_tile(const KtuneGemmParams& p, int batch, long long row0, long long col0,
+                                                float (&acc)[KT_M_ATOMS][KT_WG_N / 2], kt_u32 piece) {
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; j += 2) {
+      kt_u32 packed[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int jb = j + (q >> 1), h = (q & 1) * 2;
+        float v0 = acc[mi][4 * jb + h], v1 = acc[mi][4 * jb + h + 1];
+        if (!Plain) {
+          const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * jb;
+          v0 = kt_epilogue_value(p, batch, i, jj, v0);
+          v1 = kt_epilogue_value(p, batch, i, jj + 1, v1);
+        }
+#if KT_OUT_TYPE == 1
+        packed[q] = kt_pack_bf16x2(v0, v1);
+#else
+        packed[q] = kt_pack_f16x2(v0, v1);
+#endif
+      }
+      const kt_u32 at = piece + mi * 64 * KT_STAGING_ROW_BYTES + 8 * j * 2;
+      asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(packed[0]),
+                   "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
+                   : "memory");
+    }
+}
+#endif
+
 static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
   extern __shared__ __align__(1024) unsigned char kt_smem[];
   const kt_u32 smem_raw = kt_smem_addr(kt_smem);
@@ -570,10 +605,21 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #endif
 #endif
 
+    // The first wgmma of each atom overwrites its accumulators (scale-d 0): no zeroing pass,
+    // which cost a move per accumulator register per tile (session 15's short-K profile: the
+    // consumers issued 2.5x cuBLAS's instructions). An empty asm redefines them instead, so the
+    // last tile's values are dead here (reading them into the first wgmma spilled).
+    if (k_tiles > 0) {
 #pragma unroll
-    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
-      for (int r = 0; r < KT_WG_N / 2; ++r) acc[mi][r] = 0.0f;
+        for (int r = 0; r < KT_WG_N / 2; ++r) asm volatile("" : "=f"(acc[mi][r]));
+    } else {
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+        for (int r = 0; r < KT_WG_N / 2; ++r) acc[mi][r] = 0.0f;
+    }
 
 #if KT_PINGPONG
     // Start waiting on our stages only once the other warpgroup has passed all of its own (its
@@ -609,7 +655,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #else
           const kt_u32 a_addr = stage_base + a_offset + mi * (KT_TILE_K * 128) + kk * 2048;
 #endif
-          kt_wgmma(acc[mi], kt_smem_desc(a_addr, a_lbo, 1024), desc_b, 1);
+          kt_wgmma(acc[mi], kt_smem_desc(a_addr, a_lbo, 1024), desc_b, (kt > 0 || kk > 0) ? 1 : 0);
         }
       }
       kt_wgmma_commit();
@@ -732,25 +778,15 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
       const kt_u32 buffer = staging + staging_slot * KT_STAGING_BYTES;
       staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
 #endif
-      const int piece_row = wg_m * KT_WG_M + warp * 16 + lane / 4;
-      const kt_u32 piece = buffer + piece_row * KT_STAGING_ROW_BYTES + (wg_n * KT_WG_N + 2 * (lane % 4)) * 2;
-#pragma unroll
-      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-        for (int j = 0; j < KT_WG_N / 8; ++j)
-#pragma unroll
-          for (int h = 0; h < 4; h += 2) {
-            const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * j;
-            const float v0 = kt_epilogue_value(p, batch, i, jj, acc[mi][4 * j + h]);
-            const float v1 = kt_epilogue_value(p, batch, i, jj + 1, acc[mi][4 * j + h + 1]);
-#if KT_OUT_TYPE == 1
-            const kt_u32 packed = kt_pack_bf16x2(v0, v1);
-#else
-            const kt_u32 packed = kt_pack_f16x2(v0, v1);
-#endif
-            const kt_u32 at = piece + (mi * 64 + (h >> 1) * 8) * KT_STAGING_ROW_BYTES + 8 * j * 2;
-            asm volatile("st.shared.b32 [%0], %1;" ::"r"(at), "r"(packed) : "memory");
-          }
+      // stmatrix: lane l gives the row address of row l % 8 of 8x8 matrix l / 8, the matrices
+      // being (block j, rows 0-7), (j, 8-15), (j + 1, 0-7), (j + 1, 8-15) of this warp's 16 rows.
+      const int quad = lane / 8;
+      const kt_u32 piece = buffer + (wg_m * KT_WG_M + warp * 16 + (quad & 1) * 8 + lane % 8) * KT_STAGING_ROW_BYTES +
+                           (wg_n * KT_WG_N + 8 * (quad >> 1)) * 2;
+      if (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
+        kt90_stage_tile<true>(p, batch, row0, col0, acc, piece);
+      else
+        kt90_stage_tile<false>(p, batch, row0, col0, acc, piece);
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
       asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
       for (int r = t; r < KT_WG_M; r += 128) {
