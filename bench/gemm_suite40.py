@@ -222,11 +222,9 @@ def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
     return out
 
 
-def run_in_process(executor, problem, config, a, b, out_dtype):
-    """do_bench of a configuration through libktune_gemm on these tensors; (ms, output)."""
-    plan = executor.add_plan({"problem": problem, "config": config, "problem_name": "suite"})
-    bsz, m, _ = a.shape
-    d = torch.empty(bsz, m, b.shape[2], device="cuda", dtype=out_dtype)
+def plan_call(executor, problem, config, a, b, d, name="suite"):
+    """A no-argument function that runs a configuration through libktune_gemm, a @ b into d."""
+    plan = executor.add_plan({"problem": problem, "config": config, "problem_name": name})
     run = executor.library.run
 
     def call():
@@ -234,6 +232,14 @@ def run_in_process(executor, problem, config, a, b, out_dtype):
                  torch.cuda.current_stream().cuda_stream)
         if rc != 0:
             raise RuntimeError(f"ktune_gemm_run: {rc} {executor.library.last_error()}")
+    return call
+
+
+def run_in_process(executor, problem, config, a, b, out_dtype):
+    """do_bench of a configuration through libktune_gemm on these tensors; (ms, output)."""
+    bsz, m, _ = a.shape
+    d = torch.empty(bsz, m, b.shape[2], device="cuda", dtype=out_dtype)
+    call = plan_call(executor, problem, config, a, b, d)
     call()
     torch.cuda.synchronize()
     return do_bench(call, return_mode="median"), d

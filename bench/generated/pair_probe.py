@@ -22,7 +22,7 @@ import json
 import torch
 from triton.testing import do_bench
 
-from gemm_suite40 import OUT_DTYPE, SUITE, operands, rel_err  # noqa: E402
+from gemm_suite40 import OUT_DTYPE, SUITE, operands, plan_call, rel_err  # noqa: E402
 from ktune import _gemm_lib
 
 
@@ -61,14 +61,7 @@ def main():
     for config in configs_of(report, args.select):
         row = {"config": config}
         try:
-            plan = executor.add_plan({"problem": report["problem"], "config": config, "problem_name": name})
-            run = executor.library.run
-
-            def call():
-                rc = run(executor.handle, plan, a.data_ptr(), b.data_ptr(), None, d.data_ptr(), None,
-                         torch.cuda.current_stream().cuda_stream)
-                if rc != 0:
-                    raise RuntimeError(f"ktune_gemm_run: {rc} {executor.library.last_error()}")
+            call = plan_call(executor, report["problem"], config, a, b, d, name)
             d.fill_(float("nan"))
             call()
             torch.cuda.synchronize()

@@ -10,21 +10,12 @@
 #include "ktune/device/cuda/nvrtc.h"
 #include "ktune/families/generated/generated_kernel.h"
 #include "ktune/families/generated/generated_space.h"
+#include "ktune/families/generated/test_problems.h"
 
 namespace ktune::generated {
 namespace {
 
-gemm::GemmProblem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, gemm::Precision p = gemm::Precision::BF16,
-                               const char* layout = "nn") {
-  gemm::GemmProblem problem;
-  problem.m = m;
-  problem.n = n;
-  problem.k = k;
-  problem.precision = p;
-  problem.out = gemm::default_output(p);
-  gemm::set_layout(problem, layout);
-  return problem;
-}
+using testing_support::make_problem;
 
 DeviceTraits h100() {
   DeviceTraits d;

@@ -4,22 +4,12 @@
 
 #include "ktune/families/gemm/gemm_problem.h"
 #include "ktune/families/generated/generated_kernel.h"
+#include "ktune/families/generated/test_problems.h"
 
 namespace ktune::generated {
 namespace {
 
-gemm::GemmProblem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, const char* layout,
-                               gemm::Precision p = gemm::Precision::F16, std::int64_t batch = 1) {
-  gemm::GemmProblem problem;
-  problem.m = m;
-  problem.n = n;
-  problem.k = k;
-  problem.batch = batch;
-  problem.precision = p;
-  problem.out = gemm::default_output(p);
-  gemm::set_layout(problem, layout);
-  return problem;
-}
+using testing_support::make_problem;
 
 GeneratedKnobs wgmma() {
   GeneratedKnobs k;
@@ -34,7 +24,7 @@ GeneratedKnobs wgmma() {
 // 511 x 1000 x 4097, f16 nn: A's rows (K = 4097) are 8194 bytes apart, off 16; B's (N = 1000)
 // are 2000, which TMA takes.
 TEST(Repack, CopiesOnlyTheOperandWhoseRowsAreOff16Bytes) {
-  const Repacks r = sm90_repacks(problem_traits(make_problem(511, 1000, 4097, "nn")));
+  const Repacks r = sm90_repacks(problem_traits(make_problem(511, 1000, 4097, gemm::Precision::F16, "nn")));
   ASSERT_TRUE(r.a.active);
   EXPECT_FALSE(r.b.active);
   EXPECT_EQ(r.a.inner, 4097);
@@ -49,7 +39,7 @@ TEST(Repack, CopiesOnlyTheOperandWhoseRowsAreOff16Bytes) {
 // tn with M = 4097 and N = 511: A is K x M (rows of M), B is K x N; both are copied, B after A
 // at a 256-byte boundary; element counts follow the type (fp8 would round to 16, tf32 to 4).
 TEST(Repack, BothOperandsAndBatchesGetTheirOwnPitches) {
-  const Repacks r = sm90_repacks(problem_traits(make_problem(4097, 511, 1000, "tn", gemm::Precision::BF16, 3)));
+  const Repacks r = sm90_repacks(problem_traits(make_problem(4097, 511, 1000, gemm::Precision::BF16, "tn", 3)));
   ASSERT_TRUE(r.a.active && r.b.active);
   EXPECT_EQ(r.a.inner, 4097);
   EXPECT_EQ(r.a.outer, 1000);
@@ -60,17 +50,17 @@ TEST(Repack, BothOperandsAndBatchesGetTheirOwnPitches) {
   EXPECT_EQ(r.b_offset() % 256, 0);
   EXPECT_GE(r.b_offset(), r.a.bytes());
   EXPECT_EQ(r.bytes(), r.b_offset() + 3 * 512 * 1000 * 2);
-  const Repacks fp8 = sm90_repacks(problem_traits(make_problem(64, 64, 1000, "nt", gemm::Precision::F8E4M3)));
+  const Repacks fp8 = sm90_repacks(problem_traits(make_problem(64, 64, 1000, gemm::Precision::F8E4M3, "nt")));
   EXPECT_TRUE(fp8.a.active && fp8.b.active);
   EXPECT_EQ(fp8.a.ld_dst, 1008);
   EXPECT_EQ(fp8.a.element_bytes, 1);
-  const Repacks tf32 = sm90_repacks(problem_traits(make_problem(64, 64, 1002, "nt", gemm::Precision::TF32)));
+  const Repacks tf32 = sm90_repacks(problem_traits(make_problem(64, 64, 1002, gemm::Precision::TF32, "nt")));
   EXPECT_EQ(tf32.a.ld_dst, 1004);
-  EXPECT_TRUE(sm90_repacks(problem_traits(make_problem(4096, 4096, 4096, "nn"))).bytes() == 0);
+  EXPECT_TRUE(sm90_repacks(problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::F16, "nn"))).bytes() == 0);
 }
 
 TEST(Repack, LaunchesAndParamsReadTheCopies) {
-  const gemm::GemmProblem problem = make_problem(4097, 511, 1000, "tn", gemm::Precision::BF16);
+  const gemm::GemmProblem problem = make_problem(4097, 511, 1000, gemm::Precision::BF16, "tn");
   const ProblemTraits traits = problem_traits(problem);
   const DeviceTraits device;
   const Launch launch = plan_launch(wgmma(), traits, device);
