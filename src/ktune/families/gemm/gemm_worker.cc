@@ -769,7 +769,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
     return info;
   }
   nlohmann::json compile = compile_generated(chosen, traits, "model#", candidates);
-  compile["speculative"] = speculate_refinement(chosen, traits, device, setup.generated_refine);
+  compile["speculative"] = speculate_refinement(chosen, traits, device, setup.generated_refine, setup.generated_clusters);
   info["available"] = true;
   info["compile"] = compile;
   return info;
@@ -783,7 +783,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
 // compiler shares one job per source); when they do not, these compiles were spare time.
 std::size_t GemmWorker::speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
                                              const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
-                                             int refine) {
+                                             int refine, bool clusters) {
   State& s = *state_;
   generated::BackgroundCompiler& compiler = s.background_compiler();
   if (refine <= 0 || chosen.size() < 2 || compiler.threads() < chosen.size()) return 0;
@@ -792,7 +792,7 @@ std::size_t GemmWorker::speculate_refinement(const std::vector<generated::Ranked
   const std::vector<generated::GeneratedKnobs> seeds{chosen[0].knobs, chosen[1].knobs};
   std::size_t queued = 0;
   for (const generated::RankedKnobs& r :
-       generated::neighbours(seeds, seen, traits, device, static_cast<std::size_t>(refine)))
+       generated::neighbours(seeds, seen, traits, device, static_cast<std::size_t>(refine), clusters))
     queued += compiler.submit({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
                                generated::kernel_symbol(r.knobs.path)})
                   ? 1
@@ -837,7 +837,8 @@ nlohmann::json GemmWorker::refine(const GemmSetup& setup, const nlohmann::json& 
   const std::vector<generated::GeneratedKnobs> seeds = knobs_of(request.at("seeds"));
   const std::vector<generated::GeneratedKnobs> seen = knobs_of(request.value("seen", nlohmann::json::array()));
   const auto chosen =
-      generated::neighbours(seeds, seen, traits, device, request.value("max_candidates", std::size_t{6}));
+      generated::neighbours(seeds, seen, traits, device, request.value("max_candidates", std::size_t{6}),
+                            setup.generated_clusters);
   reply["compile"] = compile_generated(chosen, traits, "refine#", reply["candidates"]);
   return reply;
 }

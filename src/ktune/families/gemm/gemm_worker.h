@@ -103,7 +103,7 @@ class GemmWorker {
   // to spare; returns how many were queued.
   std::size_t speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
                                    const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
-                                   int refine);
+                                   int refine, bool clusters);
   std::unique_ptr<State> state_;
 };
 

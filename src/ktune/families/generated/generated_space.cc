@@ -431,7 +431,8 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
 }
 
 std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, const std::vector<GeneratedKnobs>& seen,
-                                    const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates) {
+                                    const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates,
+                                    bool clusters) {
   const std::vector<int> splits{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
   std::vector<GeneratedKnobs> taken = seen;
   auto fresh = [&](const GeneratedKnobs& k) {
@@ -463,7 +464,7 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([](GeneratedKnobs& k) { k.persistent = !k.persistent; });
     step([&](GeneratedKnobs& k) { k.b_panel = k.b_panel > 0 ? 0 : static_cast<int>(ceil_div(traits.k, k.tile_k)); });
     step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });
-    step([](GeneratedKnobs& k) { k.cluster_n = k.cluster_n == 1 ? 2 : 1; });
+    if (clusters) step([](GeneratedKnobs& k) { k.cluster_n = k.cluster_n == 1 ? 2 : 1; });
     const auto at = std::find(splits.begin(), splits.end(), seed.split_k);
     if (at != splits.end() && at != splits.begin()) step([&](GeneratedKnobs& k) { k.split_k = *(at - 1); });
     if (at != splits.end() && at + 1 != splits.end()) step([&](GeneratedKnobs& k) { k.split_k = *(at + 1); });

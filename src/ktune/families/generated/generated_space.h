@@ -70,9 +70,11 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
 
 // Local refinement around measured winners: every valid setting one knob step away from a
 // seed (K tile x2 or /2, tile M or N x2 or /2, split-K to the neighbouring value, stages +-1,
-// the other warp/warpgroup arrangement, persistent on/off), not in `seen`, ranked by the
-// model; at most `max_candidates`, seeds' neighbours interleaved so each seed gets some.
+// the other warp/warpgroup arrangement, persistent on/off, CTA pairs on/off unless `clusters` is
+// false), not in `seen`, ranked by the model; at most `max_candidates`, seeds' neighbours
+// interleaved so each seed gets some.
 std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, const std::vector<GeneratedKnobs>& seen,
-                                    const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates);
+                                    const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates,
+                                    bool clusters = true);
 
 }  // namespace ktune::generated

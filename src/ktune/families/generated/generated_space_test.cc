@@ -330,6 +330,22 @@ TEST(GeneratedSpace, NeighboursAreOneValidStepAwayAndNew) {
     EXPECT_EQ(closest, 1);
   }
   EXPECT_TRUE(neighbours({}, seen, traits, device, 6).empty());
+  // CTA pairs are one step away from a wgmma seed unless the caller turned them off.
+  const ProblemTraits square = problem_traits(make_problem(3000, 3000, 3000, gemm::Precision::F16, "nt"));
+  GeneratedKnobs seed;
+  seed.path = KernelPath::Wgmma;
+  seed.tile_m = 128;
+  seed.tile_n = 256;
+  seed.tile_k = 64;
+  seed.subgroup_m = 2;
+  seed.stages = 3;
+  seed.persistent = true;
+  ASSERT_FALSE(rejects(seed, square, device));
+  auto pairs = [](const std::vector<RankedKnobs>& list) {
+    return std::count_if(list.begin(), list.end(), [](const RankedKnobs& r) { return r.knobs.cluster_n == 2; });
+  };
+  EXPECT_EQ(pairs(neighbours({seed}, {seed}, square, device, 40)), 1);
+  EXPECT_EQ(pairs(neighbours({seed}, {seed}, square, device, 40, false)), 0);
 }
 
 TEST(GeneratedEmitter, CandidatesCompileWithNvrtcWithoutSpills) {
