@@ -93,15 +93,21 @@ bool is_label_line(std::string_view t, std::string& label) {
 }
 
 // Marks every instruction between a backward branch and its target as inside a loop.
+// The instruction index a branch goes to, when it is inside the kernel.
+std::optional<std::size_t> branch_target(const Kernel& k, const BranchTarget& b,
+                                         const std::map<std::uint64_t, std::size_t>& by_address) {
+  if (!b.label.empty()) {
+    if (auto it = k.labels.find(b.label); it != k.labels.end()) return it->second;
+  } else if (b.address) {
+    if (auto it = by_address.find(*b.address); it != by_address.end()) return it->second;
+  }
+  return std::nullopt;
+}
+
 int mark_loops(Kernel& k, const std::map<std::uint64_t, std::size_t>& by_address) {
   int loops = 0;
   for (const BranchTarget& b : k.branches) {
-    std::optional<std::size_t> target;
-    if (!b.label.empty()) {
-      if (auto it = k.labels.find(b.label); it != k.labels.end()) target = it->second;
-    } else if (b.address) {
-      if (auto it = by_address.find(*b.address); it != by_address.end()) target = it->second;
-    }
+    const std::optional<std::size_t> target = branch_target(k, b, by_address);
     // A branch to itself is the trap loop SASS ends with, not a loop of the kernel.
     if (!target || *target >= b.from) continue;
     ++loops;
@@ -605,6 +611,37 @@ const char* matrix_family(IsaDialect d) {
   }
 }
 
+// SASS: a backward `BRA.U.ANY` over `R2UR` moves is the loop ptxas builds around an instruction
+// whose uniform-register operands (addresses of bulk copies and TMA, wgmma descriptors) hold
+// values that differ between the warp's threads: it issues the instruction once per distinct
+// value, up to 32 times. Returns those instructions (the loop bodies' real work) and counts
+// the loops. Session 15: a GEMM whose 32 lanes each bulk-copied their own output row spent 5M of
+// its 21M instructions, and its most-stalled instruction, in such loops.
+std::vector<const Instruction*> sass_uniform_waterfalls(const Kernel& k,
+                                                         const std::map<std::uint64_t, std::size_t>& by_address,
+                                                         int& loops) {
+  std::vector<const Instruction*> serialized;
+  loops = 0;
+  for (const BranchTarget& b : k.branches) {
+    const std::optional<std::size_t> target = branch_target(k, b, by_address);
+    if (!target || *target >= b.from || k.instructions[b.from].mnemonic != "BRA.U.ANY") continue;
+    bool moves_to_uniform = false;
+    std::vector<const Instruction*> work;
+    for (std::size_t i = *target; i < b.from; ++i) {
+      const std::string& m = k.instructions[i].mnemonic;
+      if (starts_with(m, "R2UR")) {
+        moves_to_uniform = true;
+      } else if (!starts_with(m, "PLOP3") && !starts_with(m, "BRA") && !starts_with(m, "UMOV")) {
+        work.push_back(&k.instructions[i]);
+      }
+    }
+    if (!moves_to_uniform) continue;
+    ++loops;
+    serialized.insert(serialized.end(), work.begin(), work.end());
+  }
+  return serialized;
+}
+
 void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, IsaLintReport& report) {
   IsaKernelSummary summary;
   summary.name = k.name;
@@ -758,6 +795,23 @@ void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, I
                 [](const Instruction* a, const Instruction* b) { return a->line < b->line; });
       loop_waits_all.erase(std::unique(loop_waits_all.begin(), loop_waits_all.end()), loop_waits_all.end());
       add(kCheckWaitcnt, IsaSeverity::Info, message, loop_waits_all);
+    }
+  }
+
+  // SASS: instructions serialised over the warp's distinct operand values.
+  if (dialect == IsaDialect::Sass) {
+    int loops = 0;
+    const std::vector<const Instruction*> serialized = sass_uniform_waterfalls(k, by_address, loops);
+    if (loops > 0) {
+      summary.counts["uniform_waterfall_loops"] = loops;
+      std::string mnemonics;
+      for (const Instruction* ins : serialized)
+        if (mnemonics.find(ins->mnemonic) == std::string::npos) mnemonics += (mnemonics.empty() ? "" : ", ") + ins->mnemonic;
+      add(kCheckUniformWaterfall, IsaSeverity::Warning,
+          std::to_string(loops) + " loop(s) of BRA.U.ANY over R2UR around " + (mnemonics.empty() ? "?" : mnemonics) +
+              ": its uniform-register operands hold per-thread values, so each warp issues it once per distinct "
+              "value (up to 32 times); compute them from warp-uniform values, or issue from one lane",
+          serialized);
     }
   }
 

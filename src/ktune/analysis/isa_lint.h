@@ -2,8 +2,9 @@
 // Static checks on compiled GPU code, the questions an analyst asks first when reading it:
 // are global loads 128 bits wide inside loops, does shared memory / LDS move 128 bits per
 // instruction, does the kernel spill to scratch / local memory, does a matrix kernel use the
-// matrix cores (MFMA, mma.sync, wgmma, HMMA), and (AMD) does it drain the memory counters
-// after every load. Every finding names the instruction lines it is about.
+// matrix cores (MFMA, mma.sync, wgmma, HMMA), (AMD) does it drain the memory counters
+// after every load, and (SASS) does ptxas serialise an instruction over the warp's threads
+// because its uniform-register operands got per-thread values. Every finding names the instruction lines it is about.
 //
 // Reads four kinds of text:
 //   AMDGPU  - clang -S output (labels .LBB0_2) or llvm-objdump -d output (addresses);
@@ -41,6 +42,7 @@ inline constexpr const char* kCheckSharedWidth = "shared-access-width";  // LDS 
 inline constexpr const char* kCheckWaitcnt = "waitcnt-density";           // AMD only
 inline constexpr const char* kCheckScratch = "scratch";                   // AMD scratch, NVIDIA local memory
 inline constexpr const char* kCheckMatrix = "matrix-instructions";
+inline constexpr const char* kCheckUniformWaterfall = "uniform-waterfall";  // SASS only
 
 struct IsaFinding {
   std::string check;

@@ -208,6 +208,43 @@ TEST(IsaLintNvidia, LabelsAndHandWrittenForms) {
   EXPECT_EQ(p.kernels[0].matrix_shapes, std::vector<std::string>{"m64n128k16"});
 }
 
+// cuobjdump -sass of ktune's generated sm_90a GEMM (session 15): each lane bulk-copied its own
+// output row, and ptxas wrapped UBLKCP in a loop over the lanes' distinct addresses.
+TEST(IsaLintNvidia, UniformOperandsWithPerThreadValuesAreSerialised) {
+  const std::string sass =
+      "\t\tFunction : ktune_gemm_sm90\n"
+      "        /*11310*/                   VIADD R8, R28, 0x24000 ;\n"
+      "        /*11320*/                   PLOP3.LUT P0, PT, P0, P1, PT, 0xa2, 0x0 ;\n"
+      "        /*11330*/               @P1 R2UR P0, UR6, R8 ;\n"
+      "        /*11340*/                   PLOP3.LUT P0, PT, P0, P1, PT, 0xa2, 0x0 ;\n"
+      "        /*11350*/               @P1 R2UR.OR P0, UR8, R34 ;\n"
+      "        /*11360*/                   PLOP3.LUT P0, PT, P0, P1, PT, 0xa2, 0x0 ;\n"
+      "        /*11370*/               @P1 R2UR.OR P0, UR9, R35 ;\n"
+      "        /*11380*/               @P1 PLOP3.LUT P1, PT, P0, PT, PT, 0x80, 0x0 ;\n"
+      "        /*11390*/                   UBLKCP.G.S [UR8], [UR6], UR5 ;\n"
+      "        /*113a0*/               @P1 BRA.U.ANY 0x11320 ;\n"
+      "        /*113b0*/                   HGMMA.64x128x16.F32.BF16 R24, gdesc[UR16], R24 ;\n"
+      "        /*113c0*/               @P2 BRA 0x11310 ;\n"
+      "        /*113d0*/                   EXIT ;\n";
+  const IsaLintReport r = lint_isa(sass, IsaDialect::Sass);
+  const IsaFinding& f = only(r, kCheckUniformWaterfall, "ktune_gemm_sm90");
+  EXPECT_EQ(f.severity, IsaSeverity::Warning);
+  ASSERT_EQ(f.count, 1);
+  EXPECT_NE(f.lines.at(0).text.find("UBLKCP.G.S [UR8], [UR6], UR5"), std::string::npos);
+  EXPECT_NE(f.message.find("UBLKCP.G.S"), std::string::npos);
+  EXPECT_EQ(r.kernel("ktune_gemm_sm90")->count("uniform_waterfall_loops"), 1);
+  EXPECT_EQ(r.kernel("ktune_gemm_sm90")->loops, 2);
+  // An ordinary backward branch (no BRA.U.ANY, no R2UR) is not one.
+  const std::string plain = "\t\tFunction : k\n"
+                            "        /*0000*/                   R2UR UR4, R2 ;\n"
+                            "        /*0010*/                   UBLKCP.G.S [UR8], [UR6], UR5 ;\n"
+                            "        /*0020*/              @P0 BRA 0x0 ;\n"
+                            "        /*0030*/                   EXIT ;\n";
+  EXPECT_TRUE(lint_isa(plain, IsaDialect::Sass).find(kCheckUniformWaterfall).empty());
+  // The checked-in kernels have none.
+  EXPECT_TRUE(lint_isa(read("analysis/testdata/isa/lint_kernels_sm90a.sass")).find(kCheckUniformWaterfall).empty());
+}
+
 TEST(IsaLint, ErrorsAndJson) {
   EXPECT_THROW(lint_isa("hello world"), std::invalid_argument);
   EXPECT_THROW(lint_isa("s_endpgm\n", IsaDialect::Amdgpu), std::invalid_argument);  // no function label
