@@ -16,6 +16,7 @@ constexpr int kTensorMapInterleaveNone = 0;
 constexpr int kTensorMapSwizzle128B = 3;
 constexpr int kTensorMapL2Promotion256B = 3;
 constexpr int kTensorMapOobFillZero = 0;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
+constexpr int kTensorMapL2PromotionNone = 0;
 
 // Registers a consumer thread needs beyond its accumulators (addresses, loop state, epilogue
 // temporaries); below this ptxas spills.
@@ -223,6 +224,11 @@ std::string sm90_wgmma_defines(const GeneratedKnobs& k, int in_type) {
          "#define KT_WGMMA_TRANSPOSES \"" + operand(accumulators + 3) + ", " + operand(accumulators + 4) + "\"\n";
 }
 
+bool sm90_tma_store(const GeneratedKnobs& k, const ProblemTraits& problem) {
+  return problem.out_type != 2 && sm90_staging_buffers(k, in_type_bytes(problem.in_type)) > 0 &&
+         k.subgroup_n >= 1 && (k.tile_n / k.subgroup_n) % 64 == 0;
+}
+
 int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
   const int smem = dynamic_shared_bytes(knobs, in_type_bytes(problem.in_type)) + kSm90SharedReservedPerCta;
   int per_sm = std::min(kSm90SharedBytesPerSm / std::max(1, smem), 2048 / threads(knobs));
@@ -290,6 +296,21 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
                                str(static_cast<long long>(batch)) + ", strides " + str(ld * bytes) + ", " +
                                str(batch_elements * bytes) + " bytes, box " + str(box_inner) + " x " + str(box_outer) + ")");
   };
+  if (sm90_tma_store(knobs, problem) && params.d != nullptr &&
+      (((params.ldd | params.batch_stride_d) * 2) & 15) == 0 && (reinterpret_cast<std::uintptr_t>(params.d) & 15) == 0) {
+    // D: 64-column boxes of one warpgroup's rows, written from the 128-byte-swizzled staging tile.
+    const std::uint64_t dims[3] = {static_cast<std::uint64_t>(params.n), static_cast<std::uint64_t>(params.m), batch};
+    const long long d_batch = batch > 1 ? params.batch_stride_d : params.ldd * params.m;
+    const std::uint64_t strides[2] = {static_cast<std::uint64_t>(params.ldd * 2), static_cast<std::uint64_t>(d_batch * 2)};
+    const std::uint32_t box[3] = {64, static_cast<std::uint32_t>(knobs.tile_m / std::max(1, knobs.subgroup_m)), 1};
+    const std::uint32_t element_strides[3] = {1, 1, 1};
+    const int result = encode(params.tma_d, problem.out_type == 1 ? kTensorMapBfloat16 : kTensorMapFloat16, 3, params.d,
+                              dims, strides, box, element_strides, kTensorMapInterleaveNone, kTensorMapSwizzle128B,
+                              kTensorMapL2PromotionNone, kTensorMapOobFillZero);
+    if (result != 0)
+      throw std::runtime_error("cuTensorMapEncodeTiled failed for D with CUresult " + str(result) + " (dims " +
+                               str(params.n) + " x " + str(params.m) + ", row stride " + str(params.ldd * 2) + " bytes)");
+  }
   // A pair of CTAs loads half of A's rows each (K-contiguous A: a box of tile_m / 2 rows).
   if (problem.a_k_contiguous)
     encode_one(params.tma_a, params.a, "A", params.k, params.m, params.lda, params.batch_stride_a,

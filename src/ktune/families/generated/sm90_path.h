@@ -71,9 +71,15 @@ using EncodeTiledFn = int (*)(void* tensor_map, int data_type, unsigned rank, vo
                               const std::uint32_t* box_dim, const std::uint32_t* element_strides, int interleave,
                               int swizzle, int l2_promotion, int oob_fill);
 
+// Whether staged 16-bit tiles leave by TMA tensor stores (gemm_sm90.cuh's KT_TMA_STORE): a
+// 16-bit output, a staging buffer, and warpgroup tiles of whole 64-column chunks.
+bool sm90_tma_store(const GeneratedKnobs& knobs, const ProblemTraits& problem);
+
 // Encodes params.tma_a and params.tma_b (3-D: the batch is the outer dimension) from params.a,
-// params.b, m, n, k, lda, ldb, batch and the batch strides. Throws std::runtime_error naming
-// the operand and the CUresult when the driver refuses.
+// params.b, m, n, k, lda, ldb, batch and the batch strides, and params.tma_d when the kernel
+// stores by TMA and D's rows, batch entries and address are 16-byte aligned (the kernel checks
+// the same before it uses the map). Throws std::runtime_error naming the operand and the
+// CUresult when the driver refuses.
 void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,
                              EncodeTiledFn encode);
 

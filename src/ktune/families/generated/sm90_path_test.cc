@@ -457,6 +457,43 @@ TEST(Sm90Path, TensorMapsOfFp8AndTf32CountTheirElementBytes) {
   EXPECT_EQ(encode_calls[1].strides[0], 8000u);
 }
 
+// Staged 16-bit tiles leave by TMA stores: a map of D with 64-column boxes of one warpgroup's
+// rows, 128-byte swizzle, when D's rows are 16-byte aligned; none for f32 outputs, tiles whose
+// warpgroup columns are not whole 64-column chunks, or misaligned rows.
+TEST(Sm90Path, StagedTilesStoreByTmaThroughAMapOfD) {
+  alignas(16) static unsigned char a[16], b[16], d[16];
+  ProblemTraits t = problem(4096, 16384, 256, "nt");
+  t.out_type = 1;
+  const GeneratedKnobs k = knobs(256, 128, 64, 2, 1, 3, true);
+  ASSERT_TRUE(sm90_tma_store(k, t));
+  KtuneGemmParams p = params_for(t, a, b);
+  p.d = d;
+  p.ldd = t.n;
+  p.batch_stride_d = t.m * t.n;
+  encode_calls.clear();
+  encode_result = 0;
+  sm90_encode_tensor_maps(p, k, t, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 3u);
+  const EncodeCall& md = encode_calls[0];
+  EXPECT_EQ(md.address, d);
+  EXPECT_EQ(md.data_type, 9);  // bf16
+  EXPECT_EQ(md.dims[0], 16384u);
+  EXPECT_EQ(md.dims[1], 4096u);
+  EXPECT_EQ(md.strides[0], 16384u * 2);
+  EXPECT_EQ(md.box[0], 64u);
+  EXPECT_EQ(md.box[1], 128u);  // one warpgroup's rows (256 / 2)
+  EXPECT_EQ(md.swizzle, 3);
+  EXPECT_EQ(p.tma_d[0], 0xAB);
+  encode_calls.clear();
+  p.ldd = t.n + 1;  // rows off 16 bytes: the kernel stores directly, and no map is made
+  sm90_encode_tensor_maps(p, k, t, &fake_encode);
+  EXPECT_EQ(encode_calls.size(), 2u);
+  ProblemTraits f32 = t;
+  f32.out_type = 2;
+  EXPECT_FALSE(sm90_tma_store(k, f32));
+  EXPECT_FALSE(sm90_tma_store(knobs(128, 96, 64, 1, 1, 3), t));  // 96 columns: not whole 64-column chunks
+}
+
 TEST(Sm90Path, EncodeFailureNamesTheOperandAndResult) {
   alignas(16) static unsigned char a[16], b[16];
   const ProblemTraits t = problem(256, 256, 256);

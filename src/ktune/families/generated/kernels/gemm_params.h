@@ -38,6 +38,9 @@ struct KtuneGemmParams {
   int swizzle_group;         // rows of tiles per rasterisation group (1: plain row order)
   int grid_tiles;            // persistent kernels: the number of CTAs that share the tiles
   float alpha, beta;
+  // Staged 16-bit tiles leave by TMA tensor stores through this map of D (KT_TMA_STORE), encoded
+  // when D's rows and batch entries are 16-byte aligned; zero otherwise.
+  alignas(64) unsigned char tma_d[128];
 };
 
 // ktune_repack_sm90's parameter (families/generated/repack.h): batch x outer rows of `inner`

@@ -111,6 +111,16 @@
 #define KT_STAGING 0
 #endif
 #define KT_STAGED_STORES (KT_STAGING > 0 && KT_OUT_BYTES == 2)
+// Staged tiles leave by TMA tensor stores (one per 64-column chunk per warpgroup) instead of one
+// bulk copy per row: each lane's row address made ptxas issue the row copies one lane at a time
+// (a uniform-register loop, 5M of 21M instructions on 4096x16384x256; session 15). The staging
+// buffer then holds 64-column chunks of 128-byte rows in the 128-byte swizzle (the TMA box
+// layout). Not in IREE's objects, whose maps are built on the device for A and B only.
+#if KT_STAGED_STORES && (KT_WG_N % 64 == 0) && !defined(KT90_NO_DEFAULT_ENTRY)
+#define KT_TMA_STORE 1
+#else
+#define KT_TMA_STORE 0
+#endif
 // Split-K's last slice takes the totals back in batches of this many 8-column blocks (4 values
 // each), loaded together: small tiles (few accumulators, registers to spare, the tail a large
 // share of their time) in batches of 16 values; the largest pair by pair (0; more spilled).
@@ -391,6 +401,51 @@ __device__ __forceinline__ void kt90_stage_tile(const KtuneGemmParams& p, int ba
                    "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
                    : "memory");
     }
+}
+#endif
+
+#if KT_TMA_STORE
+// The same, into 64-column chunks of 128-byte rows, 128-byte swizzle: the 16-byte piece s of row
+// r sits at piece s ^ (r % 8), and r % 8 is this lane's lane % 8 (rows start at multiples of 8).
+// `chunk0` is this warpgroup's first chunk region; chunk c is c * KT_TILE_M * 128 bytes on.
+template <bool Plain>
+__device__ __forceinline__ void kt90_stage_tile_swizzled(const KtuneGemmParams& p, int batch, long long row0,
+                                                         long long col0, float (&acc)[KT_M_ATOMS][KT_WG_N / 2],
+                                                         kt_u32 chunk0, int warp, int lane) {
+  const int quad = lane / 8;
+  const int row = warp * 16 + (quad & 1) * 8 + lane % 8;
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; j += 2) {
+      kt_u32 packed[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int jb = j + (q >> 1), h = (q & 1) * 2;
+        float v0 = acc[mi][4 * jb + h], v1 = acc[mi][4 * jb + h + 1];
+        if (!Plain) {
+          const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * jb;
+          v0 = kt_epilogue_value(p, batch, i, jj, v0);
+          v1 = kt_epilogue_value(p, batch, i, jj + 1, v1);
+        }
+#if KT_OUT_TYPE == 1
+        packed[q] = kt_pack_bf16x2(v0, v1);
+#else
+        packed[q] = kt_pack_f16x2(v0, v1);
+#endif
+      }
+      const int block = j + (quad >> 1);  // this lane's 8-column block
+      const kt_u32 at = chunk0 + (block / 8) * (KT_TILE_M * 128) + (mi * 64 + row) * 128 + (((block % 8) ^ (lane % 8)) * 16);
+      asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(packed[0]),
+                   "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
+                   : "memory");
+    }
+}
+__device__ __forceinline__ void kt_tma_store_3d(const void* tensor_map, kt_u32 src, int c0, int c1, int c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(
+                   reinterpret_cast<kt_u64>(tensor_map)),
+               "r"(src), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
 }
 #endif
 
@@ -777,6 +832,28 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
       asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
       const kt_u32 buffer = staging + staging_slot * KT_STAGING_BYTES;
       staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
+#endif
+#if KT_TMA_STORE
+      {
+        // This warpgroup's 64-column chunks: global chunk wg_n * (KT_WG_N / 64) + c of the tile,
+        // rows wg_m * KT_WG_M on.
+        const kt_u32 chunk0 = buffer + (wg_n * (KT_WG_N / 64) * KT_TILE_M + wg_m * KT_WG_M) * 128;
+        if (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
+          kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, chunk0, warp, lane);
+        else
+          kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, chunk0, warp, lane);
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+        if (t == 0) {
+#pragma unroll
+          for (int c = 0; c < KT_WG_N / 64; ++c)
+            kt_tma_store_3d(p.tma_d, chunk0 + c * (KT_TILE_M * 128), tile_n * KT_TILE_N + wg_n * KT_WG_N + 64 * c,
+                            tile_m * KT_TILE_M + wg_m * KT_WG_M, batch);
+          asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+          bulk_pending = true;
+        }
+        continue;
+      }
 #endif
       // stmatrix: lane l gives the row address of row l % 8 of 8x8 matrix l / 8, the matrices
       // being (block j, rows 0-7), (j, 8-15), (j + 1, 0-7), (j + 1, 8-15) of this warp's 16 rows.
