@@ -41,6 +41,7 @@ struct GemmArgs {
   int generated_candidates = 20;
   bool generated_pingpong = false;
   bool generated_clusters = true;
+  bool generated_swap_ab = true;
   int refine = 6;
   double refine_window = 0.10;
   double tail_seconds = 0.3;
@@ -296,6 +297,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.generated_refine = args.refine;
   setup.generated_pingpong = args.generated_pingpong;
   setup.generated_clusters = args.generated_clusters;
+  setup.generated_swap_ab = args.generated_swap_ab;
 
   if (args.dry_run) {
     nlohmann::json j = {{"problem", problem.to_json()},
@@ -318,6 +320,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
         space.max_candidates = static_cast<std::size_t>(args.generated_candidates);
         space.pingpong = args.generated_pingpong;
         space.clusters = args.generated_clusters;
+        space.swap_ab = args.generated_swap_ab;
         generated::SpaceSummary summary;
         nlohmann::json list = nlohmann::json::array();
         for (const generated::RankedKnobs& r : generated::select_candidates(traits, device, space, &summary))
@@ -934,6 +937,9 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_flag("--generated-clusters,!--no-generated-clusters", args->generated_clusters,
                "Consider wgmma kernels in CTA pairs that share A by TMA multicast (default on; on the H100 they "
                "ran up to 1.36x faster where rows start off 32-byte sectors)");
+  cmd->add_flag("--generated-swap-ab,!--no-generated-swap-ab", args->generated_swap_ab,
+               "For M <= 64, also consider wgmma kernels that compute D^T = B^T A^T, so the skinny M runs along "
+               "16-64 wgmma columns instead of 64-row tiles (default on)");
   cmd->add_option("--refine", args->refine,
                   "Generated kernels measured in a second round, one knob step from the two fastest (default 6; 0: none)");
   cmd->add_option("--refine-window", args->refine_window,

@@ -149,6 +149,8 @@ std::vector<ObjectCandidate> object_candidates(const DispatchGemm& gemm, const g
   options.wgmma = no_wgmma.empty();
   // IREE launches the dispatch itself; a thread-block cluster is not part of its launch.
   options.clusters = false;
+  // The parameter block names A and B by their bindings (params_assignments), unswapped.
+  options.swap_ab = false;
   generated::SpaceSummary summary;
   // Every valid setting by the model, without split-K (its workspace has no binding); at most
   // half from one CTA tile, and with both paths at most three quarters from one, so that a

@@ -322,7 +322,7 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
     p.params = generated::make_params(p.knobs, p.traits, p.problem, operands, p.launch, libs_->traits);
     p.repacks = generated::repack_launches(p.launch.repacks, operands.a, operands.b, operands.repack, libs_->traits.sm_count);
     if (p.knobs.path == generated::KernelPath::Wgmma)
-      generated::sm90_encode_tensor_maps(p.params, p.knobs, p.traits, libs_->api().cuTensorMapEncodeTiled);
+      generated::encode_tensor_maps(p.params, p.knobs, p.traits, libs_->api().cuTensorMapEncodeTiled);
     p.last_operands = operands;
     p.params_valid = true;
   }

@@ -576,7 +576,8 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
            {{"max_candidates", setup.generated_max_candidates},
             {"refine", setup.generated_refine},
             {"pingpong", setup.generated_pingpong},
-            {"clusters", setup.generated_clusters}}}};
+            {"clusters", setup.generated_clusters},
+            {"swap_ab", setup.generated_swap_ab}}}};
 }
 
 nlohmann::json refine_request(const GemmSetup& setup, const std::vector<Config>& seeds, const std::vector<Config>& seen,
@@ -623,6 +624,7 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
       setup.generated_refine = request.at("generated").value("refine", setup.generated_refine);
       setup.generated_pingpong = request.at("generated").value("pingpong", setup.generated_pingpong);
       setup.generated_clusters = request.at("generated").value("clusters", setup.generated_clusters);
+      setup.generated_swap_ab = request.at("generated").value("swap_ab", setup.generated_swap_ab);
     }
     return setup;
   } catch (const nlohmann::json::exception& e) {
@@ -760,6 +762,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   options.max_candidates = static_cast<std::size_t>(std::max(0, setup.generated_max_candidates));
   options.pingpong = setup.generated_pingpong;
   options.clusters = setup.generated_clusters;
+  options.swap_ab = setup.generated_swap_ab;
   generated::SpaceSummary summary;
   const std::vector<generated::RankedKnobs> chosen = generated::select_candidates(traits, device, options, &summary);
   info["space"] = summary.to_json();

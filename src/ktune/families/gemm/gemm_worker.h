@@ -43,6 +43,8 @@ struct GemmSetup {
   bool generated_pingpong = false;
   // CTA pairs sharing A by TMA multicast join it (tune gemm --no-generated-clusters: not).
   bool generated_clusters = true;
+  // Swapped kernels (D^T = B^T A^T) join it for M <= 64 (tune gemm --no-generated-swap-ab: not).
+  bool generated_swap_ab = true;
 };
 
 nlohmann::json candidates_request(const GemmSetup& setup);

@@ -294,6 +294,40 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
 }
 
+// Swapped kernels (swap_ab: D^T = B^T A^T) for skinny M: every layout, M of 1, 16, 37 and 64
+// (tiles of 16-64 columns along M), split-K, persistent, a batch, the full epilogue (C, bias,
+// GELU, f32 out: C and bias are indexed transposed), and fp8, each verified against fp64.
+TEST(GeneratedGpu, SwappedKernelsStoreDTransposed) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs k = wgmma(64, 16, 1, 1, 8, false);
+  k.swap_ab = true;
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+    // N-contiguous B^T (A stored 't') needs 64-column tiles along M.
+    GeneratedKnobs l = k;
+    if (layout[0] == 't') l.tile_n = 64;
+    verify_knobs(make(16, 1000, 520, gemm::Precision::BF16, layout), l, std::string("16x1000x520 ") + layout);
+  }
+  GeneratedKnobs wide = wgmma(128, 32, 2, 1, 6, true);
+  wide.swap_ab = true;
+  verify_knobs(make(37, 1040, 776, gemm::Precision::F16, "nt"), wide, "37x1040x776 nt, 128x32 persistent");
+  verify_knobs(make(1, 4096, 4096, gemm::Precision::BF16, "nt"), k, "1x4096x4096 nt");
+  GeneratedKnobs split = k;
+  split.split_k = 8;
+  verify_knobs(make(16, 1000, 8192, gemm::Precision::BF16, "nt"), split, "16x1000x8192 nt, split-K 8");
+  GeneratedKnobs m64 = wgmma(64, 64, 1, 1, 4, true);
+  m64.swap_ab = true;
+  gemm::GemmProblem batched = make(64, 520, 264, gemm::Precision::F16, "nn");
+  batched.batch = 3;
+  verify_knobs(batched, m64, "3 x 64x520x264 nn, 64x64");
+  gemm::GemmProblem epilogue = full_epilogue();
+  epilogue.m = 48;
+  verify_knobs(epilogue, m64, "48x1000x256 nn, C, bias, gelu, f32 out");
+  GeneratedKnobs fp8 = k;
+  fp8.tile_k = 128;
+  verify_knobs(make(16, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 16x3000x2048");
+}
+
 // Rows TMA cannot address (16-byte misaligned pitches): the wgmma kernels copy A and/or B to
 // 16-byte rows first (repack.h). A only (K = 4097, nn), both (tn with M = 4097 and N = 511; nt
 // with K = 1999), a batch, split-K and CTA pairs over the copies, fp8 (K = 1000 bytes) and tf32

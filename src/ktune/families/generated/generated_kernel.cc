@@ -108,11 +108,29 @@ ProblemTraits problem_traits(const gemm::GemmProblem& problem) {
   return t;
 }
 
-std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device) {
+ProblemTraits kernel_traits(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
+  if (!knobs.swap_ab) return traits;
+  ProblemTraits t = traits;
+  std::swap(t.m, t.n);
+  // A' = B^T is K-contiguous where B is; B' = A^T where A is.
+  t.a_k_contiguous = traits.b_k_contiguous;
+  t.b_k_contiguous = traits.a_k_contiguous;
+  std::swap(t.a_alignment_bytes, t.b_alignment_bytes);
+  return t;
+}
+
+std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTraits& user_traits,
+                                   const DeviceTraits& device) {
   if (auto reason = path_unavailable_reason(knobs.path, device)) return reason;
+  const ProblemTraits traits = kernel_traits(knobs, user_traits);
+  if (knobs.swap_ab && knobs.path != KernelPath::Wgmma) return "swap_ab is a wgmma-path knob";
+  // The copies would have to follow the swap (repack.h); decode shapes never need them.
+  if (knobs.swap_ab && sm90_repacks(traits).any()) return "swap_ab does not combine with repacked (misaligned) operands";
   if (knobs.split_k < 1) return "split_k must be at least 1";
   if (knobs.swizzle_group < 1) return "the rasterisation group must be at least 1";
   if (knobs.tile_k < 1) return "the reduction tile must be positive";
+  // The database config keeps 1-16 (knobs_from_config); refinement's "one stage more" must not leave it.
+  if (knobs.stages > 16) return "at most 16 pipeline stages";
   const std::int64_t k_tiles = ceil_div(traits.k, knobs.tile_k);
   if (knobs.split_k > k_tiles)
     return "split_k " + std::to_string(knobs.split_k) + " exceeds the " + std::to_string(k_tiles) + " K tiles of " +
@@ -125,7 +143,7 @@ std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTra
   if (tiles > 0x7fffffff / std::max(1, knobs.split_k)) return "too many tiles for the grid";
   std::optional<std::string> own = knobs.path == KernelPath::Wgmma ? sm90_rejects(knobs, traits) : sm80_rejects(knobs, traits);
   if (own) return own;
-  const Launch launch = plan_launch(knobs, traits, device);
+  const Launch launch = plan_launch(knobs, user_traits, device);
   if (launch.shape.dynamic_shared_bytes > device.max_shared_per_block)
     return "needs " + std::to_string(launch.shape.dynamic_shared_bytes) + " bytes of shared memory; the device allows " +
            std::to_string(device.max_shared_per_block);
@@ -147,7 +165,8 @@ std::string intrinsic_name(const GeneratedKnobs& knobs, const ProblemTraits& tra
   return std::string("MMA_F32_16x8x16_") + type_suffix(traits.in_type);
 }
 
-std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
+std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& user_traits) {
+  const ProblemTraits traits = kernel_traits(knobs, user_traits);
   std::ostringstream out;
   out << "// ktune generated GEMM kernel: " << path_name(knobs.path) << " " << intrinsic_name(knobs, traits) << "\n"
       << "#define KT_IN_TYPE " << traits.in_type << "\n"
@@ -171,7 +190,8 @@ std::string compile_arch(KernelPath path, const DeviceTraits& device) {
   return "sm_" + std::to_string(device.compute_capability);
 }
 
-Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device) {
+Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& user_traits, const DeviceTraits& device) {
+  const ProblemTraits traits = kernel_traits(knobs, user_traits);
   Launch launch;
   unsigned grid[3] = {1, 1, 1};
   if (knobs.path == KernelPath::Wgmma) {
@@ -188,8 +208,10 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, con
   return launch;
 }
 
-KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& traits, const gemm::GemmProblem& problem,
-                            const DeviceOperands& operands, const Launch& launch, const DeviceTraits& device) {
+KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& user_traits,
+                            const gemm::GemmProblem& problem, const DeviceOperands& operands, const Launch& launch,
+                            const DeviceTraits& device) {
+  const ProblemTraits traits = kernel_traits(knobs, user_traits);
   KtuneGemmParams p;
   std::memset(&p, 0, sizeof p);
   p.a = operands.a;
@@ -214,8 +236,16 @@ KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& tr
   p.k_per_split = ceil_div(k_tiles, knobs.split_k) * knobs.tile_k;
   p.batch = static_cast<int>(problem.batch);
   p.split_k = knobs.split_k;
-  p.tiles_m = static_cast<int>(ceil_div(problem.m, knobs.tile_m));
-  p.tiles_n = static_cast<int>(ceil_div(problem.n, knobs.tile_n));
+  if (knobs.swap_ab) {
+    // The kernel computes D^T = B^T A^T: B^T is its A (an N x K operand whose pitch is B's),
+    // A^T its B. C and D keep the problem's pitches; the kernel's epilogue stores transposed.
+    std::swap(p.a, p.b);
+    std::swap(p.m, p.n);
+    std::swap(p.lda, p.ldb);
+    std::swap(p.batch_stride_a, p.batch_stride_b);
+  }
+  p.tiles_m = static_cast<int>(ceil_div(p.m, knobs.tile_m));
+  p.tiles_n = static_cast<int>(ceil_div(p.n, knobs.tile_n));
   p.swizzle_group = knobs.swizzle_group;
   p.grid_tiles = static_cast<int>(launch.grid[0]);
   p.alpha = problem.alpha_f32();
@@ -232,6 +262,11 @@ KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& tr
   }
   if (knobs.path == KernelPath::Wgmma) sm90_set_launch_params(p, knobs, traits, device.sm_count);
   return p;
+}
+
+void encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& traits,
+                        EncodeTiledFn encode) {
+  sm90_encode_tensor_maps(params, knobs, kernel_traits(knobs, traits), encode);
 }
 
 }  // namespace ktune::generated

@@ -12,6 +12,7 @@
 #include "ktune/families/generated/generated_knobs.h"
 #include "ktune/families/generated/kernels/gemm_params.h"
 #include "ktune/families/generated/repack.h"
+#include "ktune/families/generated/sm90_path.h"
 
 namespace ktune::generated {
 
@@ -34,6 +35,11 @@ std::optional<std::string> path_unavailable_reason(KernelPath path, const Device
 
 // Throws gemm::GemmError when unsupported_reason says so.
 ProblemTraits problem_traits(const gemm::GemmProblem& problem);
+
+// The problem the kernel itself computes: `traits` unless knobs.swap_ab, which swaps M and N,
+// A's and B's contiguity and alignment (D^T = B^T A^T). The functions of this header take the
+// problem's traits and apply this themselves; the path files (sm90_path.h) take its result.
+ProblemTraits kernel_traits(const GeneratedKnobs& knobs, const ProblemTraits& traits);
 
 // Why `knobs` cannot run `traits` (the path's own rules plus split-K sanity), or nullopt.
 std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device);
@@ -72,7 +78,13 @@ struct DeviceOperands {
   unsigned* counters = nullptr;
   void* repack = nullptr;  // launch.repacks.bytes() of scratch when launch.repacks.any()
 };
+// With swap_ab the block describes the swapped problem (a = B, b = A, m = N, n = M, lda = ldb...)
+// while C, D and bias keep the problem's layout (the kernel stores transposed).
 KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& traits, const gemm::GemmProblem& problem,
                             const DeviceOperands& operands, const Launch& launch, const DeviceTraits& device);
+
+// sm90_encode_tensor_maps for the kernel's own problem (wgmma; `traits` are the problem's).
+void encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& traits,
+                        EncodeTiledFn encode);
 
 }  // namespace ktune::generated

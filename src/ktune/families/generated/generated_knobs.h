@@ -17,6 +17,7 @@
 //   (none: operand reuse across tiles)             b_panel (K tiles of B kept in shared memory)
 //   (none: CUTLASS's "pingpong" schedule)          pingpong (two warpgroups take turns on tiles)
 //   (none: thread-block clusters, TMA multicast)   cluster_n (CTA pairs along N share A)
+//   (none: cuBLAS's swap-AB kernels)               swap_ab (compute D^T = B^T A^T)
 //   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
 
 #include <cstdint>
@@ -45,6 +46,12 @@ struct GeneratedKnobs {
   // wgmma, split_k 1, no b_panel or pingpong (M-contiguous A: tile_m a multiple of 128): 2 = CTA pairs along N
   // (a thread-block cluster) load half of their shared A tile each and multicast it to both.
   int cluster_n = 1;
+  // wgmma only: the kernel computes D^T = B^T A^T, so the problem's N runs along the kernel's M
+  // (wgmma's fixed 64 rows) and a skinny M (decode, 1-64 rows) along the kernel's N (16-64
+  // columns) instead of filling 64-row wgmma tiles mostly with padding. The other knobs describe
+  // that swapped kernel (tile_m tiles the problem's N). No output staging (D is written
+  // transposed, element by element) and no repacked operands.
+  bool swap_ab = false;
   int min_blocks_per_sm = 1;   // 0: no occupancy hint
   bool operator==(const GeneratedKnobs&) const = default;
 };

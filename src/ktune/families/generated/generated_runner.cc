@@ -101,7 +101,7 @@ LoadedGemmKernel::LoadedGemmKernel(device::cuda::CudaDeviceContext& context, con
   if (knobs.path == KernelPath::Wgmma) {
     if (!context_.api().cuTensorMapEncodeTiled)
       throw device::DeviceError("this CUDA driver has no cuTensorMapEncodeTiled; TMA kernels cannot run");
-    sm90_encode_tensor_maps(params_, knobs, traits, context_.api().cuTensorMapEncodeTiled);
+    encode_tensor_maps(params_, knobs, traits, context_.api().cuTensorMapEncodeTiled);
   }
 }
 

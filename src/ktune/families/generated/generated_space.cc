@@ -159,6 +159,7 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
   if (k.b_panel > 0) c["b_panel"] = Value::integer(k.b_panel);
   if (k.pingpong) c["pingpong"] = Value::boolean(true);
   if (k.cluster_n > 1) c["cluster_n"] = Value::integer(k.cluster_n);
+  if (k.swap_ab) c["swap_ab"] = Value::boolean(true);
   return c;
 }
 
@@ -195,6 +196,11 @@ GeneratedKnobs knobs_from_config(const Config& config) {
     k.pingpong = v.as_bool();
   }
   if (config.count("cluster_n")) k.cluster_n = static_cast<int>(config_int(config, "cluster_n", 1, 2));
+  if (config.count("swap_ab")) {
+    const Value& v = config_value(config, "swap_ab");
+    if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'swap_ab' must be true or false");
+    k.swap_ab = v.as_bool();
+  }
   return k;
 }
 
@@ -209,9 +215,11 @@ nlohmann::json ModelEstimate::to_json() const {
           {"tile_utilisation", tile_utilisation}};
 }
 
-ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& t, const DeviceTraits& device) {
+ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits, const DeviceTraits& device) {
   const Rates r = rates_for(device);
-  const Launch launch = plan_launch(k, t, device);
+  const Launch launch = plan_launch(k, user_traits, device);
+  // Everything below is about the kernel's own problem (swapped for swap_ab).
+  const ProblemTraits t = kernel_traits(k, user_traits);
   const std::int64_t tiles_m = ceil_div(t.m, k.tile_m), tiles_n = ceil_div(t.n, k.tile_n);
   const std::int64_t k_tiles = ceil_div(t.k, k.tile_k);
   const std::int64_t k_slice = ceil_div(k_tiles, k.split_k) * k.tile_k;
@@ -344,6 +352,23 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                       consider(k);
                     }
                   }
+    // Swapped kernels (D^T = B^T A^T) for skinny M: the problem's N runs along 64-row wgmma
+    // tiles and its M along 16-64 columns, no wider than M needs. Deep rings: these are
+    // bandwidth-bound, and a narrow tile keeps few bytes in flight per stage.
+    if (options.swap_ab && traits.m <= 64)
+      for (int tm : {64, 128})
+        for (int tn : {16, 32, 64})
+          for (int sm : {1, 2})
+            for (int stages : {4, 6, 8, 12, 16})
+              for (bool persistent : {false, true})
+                for (int split : splits) {
+                  if (tn > 16 && tn / 2 >= traits.m) continue;
+                  if (sm == 2 && tm != 128) continue;
+                  GeneratedKnobs k = wgmma_knobs(tm, tn, sm, 1, stages, persistent, traits.in_type);
+                  k.split_k = split;
+                  k.swap_ab = true;
+                  consider(k);
+                }
     // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
     // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
     // whole tile, two taking turns.
@@ -395,19 +420,20 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool, bool, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
   // first, all 2.5x slower than the best unsplit one); further out a forced class only takes a
   // slot from a kernel the model likes (bmm 32 x 512x512x64 lost its best, 0.70 -> 0.61x).
-  // The best kernel in CTA pairs (cluster_n 2) too, when they are in the space.
+  // The best kernel in CTA pairs (cluster_n 2) too, when they are in the space, and the best
+  // swapped one (swap_ab), which the model cannot tell from the unswapped kernels well.
   // Likewise with and without a B panel: on 4096x16384x256 the model ranked only panel kernels
   // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool, bool, bool> cls{r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0,
-                                                             r.knobs.pingpong, r.knobs.cluster_n > 1};
+    const std::tuple<KernelPath, bool, bool, bool, bool, bool> cls{
+        r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0, r.knobs.pingpong, r.knobs.cluster_n > 1, r.knobs.swap_ab};
     if (class_seen[cls]) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;

@@ -49,6 +49,10 @@ struct SpaceOptions {
   // they ran 1.10-1.36x faster than the same kernel unpaired on 3000^3 (rows off 32-byte
   // sectors) and 0.95-1.04x on 4096x16384x256.
   bool clusters = true;
+  // Include swapped kernels (swap_ab: D^T = B^T A^T) for skinny M (M <= 64), where the
+  // problem's M becomes the wgmma N of 16-64 columns (cuBLAS's fp8 decode kernel on
+  // 16x8192x8192 runs this way: its generated kernel with 64-row tiles ran 0.81x of it).
+  bool swap_ab = true;
 };
 
 struct SpaceSummary {

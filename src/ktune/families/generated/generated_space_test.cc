@@ -112,6 +112,80 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
   EXPECT_TRUE(unsupported_reason(fp8_bias).has_value());
 }
 
+// swap_ab: the kernel computes D^T = B^T A^T. Its traits swap M and N and A's and B's contiguity
+// and alignment; its parameter block swaps the operands, sizes and pitches but keeps D's; the
+// space offers swapped kernels for M <= 64 only (unless turned off), at least one of them among
+// the candidates; the config round-trips; mma.sync and repacked operands refuse it.
+TEST(GeneratedSwapAB, TheKernelComputesTheTransposedProblem) {
+  const gemm::GemmProblem decode = make_problem(16, 8192, 4096, gemm::Precision::BF16, "nn");
+  const ProblemTraits traits = problem_traits(decode);
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = 64;
+  k.tile_n = 16;
+  k.tile_k = 64;
+  k.subgroup_m = 1;
+  k.subgroup_n = 1;
+  k.stages = 8;
+  k.swap_ab = true;
+  const ProblemTraits kt = kernel_traits(k, traits);
+  EXPECT_EQ(kt.m, 8192);
+  EXPECT_EQ(kt.n, 16);
+  EXPECT_FALSE(kt.a_k_contiguous);  // B^T of an N-contiguous B
+  EXPECT_TRUE(kt.b_k_contiguous);   // A^T of a K-contiguous A
+  EXPECT_EQ(kernel_traits(GeneratedKnobs{}, traits).m, 16);
+  EXPECT_FALSE(rejects(k, traits, h100())) << *rejects(k, traits, h100());
+  EXPECT_TRUE(emit_source(k, traits).find("#define KT_B_K_CONTIGUOUS 1\n") != std::string::npos);
+  EXPECT_TRUE(emit_source(k, traits).find("#define KT_SWAP_AB 1\n") != std::string::npos);
+
+  alignas(16) static unsigned char a[16], b[16], d[16];
+  DeviceOperands operands;
+  operands.a = a;
+  operands.b = b;
+  operands.d = d;
+  const Launch launch = plan_launch(k, traits, h100());
+  EXPECT_EQ(launch.grid[0], 8192u / 64);  // tiles along the problem's N
+  EXPECT_EQ(launch.counter_count, 8192 / 64);
+  const KtuneGemmParams p = make_params(k, traits, decode, operands, launch, h100());
+  EXPECT_EQ(p.a, b);
+  EXPECT_EQ(p.b, a);
+  EXPECT_EQ(p.m, 8192);
+  EXPECT_EQ(p.n, 16);
+  EXPECT_EQ(p.lda, 8192);  // B's pitch (K x N, N contiguous)
+  EXPECT_EQ(p.ldb, 4096);  // A's pitch (M x K, K contiguous)
+  EXPECT_EQ(p.batch_stride_a, 4096 * 8192);
+  EXPECT_EQ(p.batch_stride_b, 16 * 4096);
+  EXPECT_EQ(p.ldd, 8192);  // D keeps the problem's layout
+  EXPECT_EQ(p.tiles_m, 128);
+  EXPECT_EQ(p.tiles_n, 1);
+
+  const Config config = to_config(k, traits);
+  EXPECT_EQ(config.at("swap_ab").as_bool(), true);
+  EXPECT_EQ(knobs_from_config(config), k);
+  EXPECT_EQ(to_config(GeneratedKnobs{}, traits).count("swap_ab"), 0u);
+
+  GeneratedKnobs sync = k;
+  sync.path = KernelPath::MmaSync;
+  EXPECT_TRUE(rejects(sync, traits, h100()).has_value());
+  const ProblemTraits misaligned = problem_traits(make_problem(16, 8191, 4096, gemm::Precision::BF16, "nn"));
+  ASSERT_TRUE(rejects(k, misaligned, h100()).has_value());
+  EXPECT_NE(rejects(k, misaligned, h100())->find("repacked"), std::string::npos);
+
+  SpaceOptions options;
+  options.max_candidates = 20;
+  const std::vector<RankedKnobs> with = select_candidates(traits, h100(), options);
+  EXPECT_TRUE(std::any_of(with.begin(), with.end(), [](const RankedKnobs& r) { return r.knobs.swap_ab; }));
+  for (const RankedKnobs& r : rank_space(traits, h100(), options))
+    if (r.knobs.swap_ab) {
+      EXPECT_LE(r.knobs.tile_n, 16) << "M = 16 needs no wider swapped tile";
+    }
+  options.swap_ab = false;
+  for (const RankedKnobs& r : select_candidates(traits, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
+  options.swap_ab = true;
+  const ProblemTraits prefill = problem_traits(make_problem(128, 8192, 4096, gemm::Precision::BF16, "nt"));
+  for (const RankedKnobs& r : rank_space(prefill, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
+}
+
 // fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
 // charges their tensor rate (fp8 twice f16's, tf32 half).
 // The model sizes an fp8 kernel's shared memory in fp8 bytes: a 128x256 tile with 128-deep K

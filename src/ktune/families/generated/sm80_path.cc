@@ -73,6 +73,7 @@ std::optional<std::string> sm80_rejects(const GeneratedKnobs& knobs, const Probl
     return "persistent kernels are a wgmma-path knob; the mma.sync kernel launches one CTA per tile and K slice";
   if (knobs.b_panel > 0) return "b_panel is a wgmma-path knob (persistent kernels only)";
   if (knobs.pingpong) return "pingpong is a wgmma-path knob (persistent kernels only)";
+  if (knobs.swap_ab) return "swap_ab is a wgmma-path knob";
   if (knobs.cluster_n != 1) return "cluster_n is a wgmma-path knob (CTA pairs sharing A by TMA multicast)";
   if (problem.in_type != 0 && problem.in_type != 1)
     return "input type " + str(problem.in_type) + " is not f16 (0) or bf16 (1)";

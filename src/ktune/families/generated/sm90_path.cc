@@ -59,6 +59,7 @@ int staging_buffers(const GeneratedKnobs& k, int in_bytes) {
     return total <= kSm90MaxDynamicSharedBytes && blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm;
   };
   auto ctas_per_sm = [&](std::int64_t buffers) { return kSm90SharedBytesPerSm / (bytes + buffers * staging + kSm90SharedReservedPerCta); };
+  if (k.swap_ab) return 0;  // the tile is D's transpose: stored element by element
   if (k.pingpong) return fits(2) ? 2 : 0;
   if (fits(2) && ctas_per_sm(2) == ctas_per_sm(1)) return 2;
   return fits(1) ? 1 : 0;
@@ -199,6 +200,7 @@ std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   if (k.b_panel > 0) define("KT_B_PANEL", k.b_panel);
   if (k.pingpong) define("KT_PINGPONG", 1);
   if (k.cluster_n > 1) define("KT_CLUSTER_N", k.cluster_n);
+  if (k.swap_ab) define("KT_SWAP_AB", 1);
   return out + sm90_wgmma_defines(k, in_type);
 }
 

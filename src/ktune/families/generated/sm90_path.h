@@ -1,7 +1,9 @@
 #pragma once
 // The Hopper (sm_90a) path of the generated GEMM family (kernels/gemm_sm90.cuh): which knob
 // settings can run, the launch shape, the knob #defines, the grid, and the two TMA tensor maps.
-// Everything here mirrors the kernel's own arithmetic; change both together.
+// Everything here mirrors the kernel's own arithmetic; change both together. Every ProblemTraits
+// here is the kernel's own problem: with swap_ab, the swapped one (kernel_traits in
+// generated_kernel.h), which the family's functions there pass in.
 //
 // Host order for one launch:
 //   1. fill KtuneGemmParams' pointers, sizes, leading dimensions, batch strides, alpha/beta;

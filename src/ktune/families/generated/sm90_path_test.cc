@@ -50,6 +50,10 @@ GeneratedKnobs pingpong(GeneratedKnobs k) {
   k.pingpong = true;
   return k;
 }
+GeneratedKnobs swapped(GeneratedKnobs k) {
+  k.swap_ab = true;
+  return k;
+}
 
 // The reason, or "" when accepted.
 std::string why(const GeneratedKnobs& k, const ProblemTraits& p) { return sm90_rejects(k, p).value_or(""); }
@@ -271,6 +275,16 @@ TEST(Sm90Path, RegisterShares) {
   EXPECT_EQ(sm90_entry_registers(knobs(128, 128, 64, 1, 1, 4)), 248);
   EXPECT_EQ(sm90_consumer_registers(knobs(128, 128, 64, 1, 1, 4)), 248);  // one consumer: no rebalancing
   EXPECT_EQ(sm90_accumulators_per_thread(knobs(256, 192, 64, 2, 1, 4)), 192);
+}
+
+TEST(Sm90Path, SwappedKernelsStageNothingAndSayTheyAreSwapped) {
+  const GeneratedKnobs k = knobs(64, 256, 64, 1, 1, 3, true);
+  EXPECT_EQ(sm90_staging_buffers(k, 2), 2);
+  EXPECT_EQ(sm90_staging_buffers(swapped(k), 2), 0);
+  EXPECT_LT(sm90_launch_shape(swapped(k), 2).dynamic_shared_bytes, sm90_launch_shape(k, 2).dynamic_shared_bytes);
+  EXPECT_FALSE(sm90_tma_store(swapped(k), problem(4096, 4096, 64, "nn")));
+  EXPECT_TRUE(mentions(sm90_defines(swapped(k), 0), "#define KT_SWAP_AB 1\n"));
+  EXPECT_FALSE(mentions(sm90_defines(k, 0), "KT_SWAP_AB"));
 }
 
 TEST(Sm90Path, DefinesEveryKnobMacro) {
@@ -611,6 +625,17 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   tf32_epilogue.bias = true;
   samples.push_back({knobs(128, 128, 64, 2, 1, 3, true), tf32_epilogue});  // two swizzle rows per K tile
   samples.push_back({knobs(128, 128, 32, 2, 1, 4, true, 1, 4), typed(problem(16384, 4096, 128, "nt"), 3)});  // a panel
+  // Swapped A and B (swap_ab: the kernel's own problem is 8192 x 16; D stored transposed), split
+  // and not, fp8, and the whole epilogue into f32.
+  GeneratedKnobs swapped = knobs(64, 16, 64, 1, 1, 8, false, 4);
+  swapped.swap_ab = true;
+  samples.push_back({swapped, problem(8192, 16, 8192, "nt")});
+  GeneratedKnobs swapped_fp8 = knobs(128, 32, 128, 2, 1, 8, true);
+  swapped_fp8.swap_ab = true;
+  samples.push_back({swapped_fp8, typed(problem(8192, 32, 8192, "nt"), 2)});
+  GeneratedKnobs swapped_epilogue = knobs(64, 64, 64, 1, 1, 4, true);
+  swapped_epilogue.swap_ab = true;
+  samples.push_back({swapped_epilogue, epilogue});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;
@@ -655,7 +680,8 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
       knobs(128, 256, 64, 2, 1, 4, true, 1, 4),  // a B panel of four K tiles and one buffer
       pingpong(knobs(64, 256, 64, 1, 1, 3, true)),   // pingpong: one per warpgroup
       pingpong(knobs(64, 256, 64, 1, 1, 4, true)),   // pingpong: none
-      two_ctas};                          // two, within min_blocks_per_sm = 2
+      two_ctas,                           // two, within min_blocks_per_sm = 2
+      swapped(knobs(64, 256, 64, 1, 1, 3, true))};  // swapped A and B: none (D stored transposed)                          // two, within min_blocks_per_sm = 2
   for (const GeneratedKnobs& k : samples) {
     const int launch = sm90_launch_shape(k, 2).dynamic_shared_bytes;
     cuda::NvrtcRequest request;

@@ -11,6 +11,7 @@
 //   KT_HAS_BIAS         1 with a bias vector
 //   KT_ACTIVATION       0 none, 1 relu, 2 gelu (tanh form)
 //   KT_SPLIT_K          1 when the launch may use split_k > 1
+//   KT_SWAP_AB          1 when the kernel computes D^T = B^T A^T (see below); default 0
 //   plus the knobs of the kernel's own path (KT_TILE_M, KT_TILE_N, KT_TILE_K, ...).
 #ifndef KTUNE_GEMM_COMMON_CUH
 #define KTUNE_GEMM_COMMON_CUH
@@ -18,6 +19,15 @@
 typedef unsigned short kt_u16;
 typedef unsigned int kt_u32;
 typedef unsigned long long kt_u64;
+
+// KT_SWAP_AB: the kernel runs the swapped problem D^T = B^T A^T (its M is the problem's N and
+// its N the problem's M: params a/b, m/n and lda/ldb are swapped by the host, generated_kernel.cc),
+// so a skinny M (decode: M = 1-64) becomes the wgmma N (16-64) instead of a 64-row wgmma M
+// mostly wasted. C, D and bias keep the problem's own layout: the epilogue below maps the
+// kernel's (i, j) to the problem's (j, i). cuBLAS runs its fp8 decode kernels this way.
+#ifndef KT_SWAP_AB
+#define KT_SWAP_AB 0
+#endif
 
 #if KT_OUT_TYPE == 2
 #define KT_OUT_BYTES 4
@@ -72,11 +82,16 @@ __device__ __forceinline__ float kt_activate(float x) {
 __device__ __forceinline__ float kt_epilogue_value(const KtuneGemmParams& p, int batch_index, long long i,
                                                    long long j, float acc) {
   float v = p.alpha * acc;
+#if KT_SWAP_AB
+  const long long row = j, col = i;
+#else
+  const long long row = i, col = j;
+#endif
 #if KT_READS_C
-  v += p.beta * kt_load_out(p.c, batch_index * p.batch_stride_c + i * p.ldc + j);
+  v += p.beta * kt_load_out(p.c, batch_index * p.batch_stride_c + row * p.ldc + col);
 #endif
 #if KT_HAS_BIAS
-  v += kt_load_out(p.bias, j);
+  v += kt_load_out(p.bias, col);
 #endif
   return kt_activate(v);
 }
@@ -86,7 +101,11 @@ __device__ __forceinline__ float kt_epilogue_value(const KtuneGemmParams& p, int
 // when the address allows it.
 __device__ __forceinline__ void kt_store_d(const KtuneGemmParams& p, int batch_index, long long i, long long j,
                                            float v) {
+#if KT_SWAP_AB
+  const long long index = batch_index * p.batch_stride_d + j * p.ldd + i;
+#else
   const long long index = batch_index * p.batch_stride_d + i * p.ldd + j;
+#endif
 #if KT_OUT_TYPE == 2
   static_cast<float*>(p.d)[index] = v;
 #elif KT_OUT_TYPE == 1
@@ -98,7 +117,8 @@ __device__ __forceinline__ void kt_store_d(const KtuneGemmParams& p, int batch_i
 __device__ __forceinline__ void kt_store_d2(const KtuneGemmParams& p, int batch_index, long long i, long long j,
                                             float v0, float v1) {
   const long long index = batch_index * p.batch_stride_d + i * p.ldd + j;
-  if (j + 1 < p.n && (index & 1) == 0) {
+  // Swapped, (i, j) and (i, j + 1) are two rows of D: two single stores.
+  if (!KT_SWAP_AB && j + 1 < p.n && (index & 1) == 0) {
 #if KT_OUT_TYPE == 2
     float2 pair;
     pair.x = v0;

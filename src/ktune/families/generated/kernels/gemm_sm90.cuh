@@ -99,7 +99,10 @@
 // A second buffer only where it costs no CTA per SM that one buffer leaves room for.
 #define KT_CTAS_PER_SM_WITH_STAGING(n) (233472 / (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024))
 // Pingpong: one buffer per consumer warpgroup (each stores its own tiles), or none.
-#if KT_PINGPONG && KT_STAGING_FITS(2)
+// Swapped A and B (KT_SWAP_AB): the tile is D's transpose, stored element by element.
+#if KT_SWAP_AB
+#define KT_STAGING 0
+#elif KT_PINGPONG && KT_STAGING_FITS(2)
 #define KT_STAGING 2
 #elif KT_PINGPONG
 #define KT_STAGING 0
@@ -885,7 +888,8 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #endif
     // Tiles wholly inside D with even row and batch strides: no bounds checks, and one 4- or
     // 8-byte store per pair from a pointer the compiler can step with immediates.
-    if (interior && ((p.ldd | p.batch_stride_d) & 1) == 0 && (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
+    if (!KT_SWAP_AB && interior && ((p.ldd | p.batch_stride_d) & 1) == 0 &&
+        (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
 #if KT_OUT_TYPE == 2
       typedef float2 kt_pair_t;
 #else
