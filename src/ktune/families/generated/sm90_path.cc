@@ -13,6 +13,7 @@ constexpr int kTensorMapFloat16 = 6;
 constexpr int kTensorMapBfloat16 = 9;
 constexpr int kTensorMapTfloat32 = 11;  // f32 in memory, rounded to tf32 by the copy
 constexpr int kTensorMapInterleaveNone = 0;
+constexpr int kTensorMapSwizzle64B = 2;
 constexpr int kTensorMapSwizzle128B = 3;
 constexpr int kTensorMapL2Promotion256B = 3;
 constexpr int kTensorMapOobFillZero = 0;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
@@ -228,7 +229,7 @@ std::string sm90_wgmma_defines(const GeneratedKnobs& k, int in_type) {
 
 bool sm90_tma_store(const GeneratedKnobs& k, const ProblemTraits& problem) {
   return problem.out_type != 2 && sm90_staging_buffers(k, in_type_bytes(problem.in_type)) > 0 &&
-         k.subgroup_n >= 1 && (k.tile_n / k.subgroup_n) % 64 == 0;
+         k.subgroup_n >= 1 && (k.tile_n / k.subgroup_n) % 32 == 0;
 }
 
 int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
@@ -300,15 +301,19 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
   };
   if (sm90_tma_store(knobs, problem) && params.d != nullptr &&
       (((params.ldd | params.batch_stride_d) * 2) & 15) == 0 && (reinterpret_cast<std::uintptr_t>(params.d) & 15) == 0) {
-    // D: 64-column boxes of one warpgroup's rows, written from the 128-byte-swizzled staging tile.
+    // D: boxes of one warpgroup's rows and 64 columns (128-byte swizzle), or 32 (64-byte swizzle)
+    // where the warpgroup's piece is not whole 64-column chunks: the kernel's KT_STORE_CHUNK.
+    const bool wide_chunks = (knobs.tile_n / std::max(1, knobs.subgroup_n)) % 64 == 0;
     const std::uint64_t dims[3] = {static_cast<std::uint64_t>(params.n), static_cast<std::uint64_t>(params.m), batch};
     const long long d_batch = batch > 1 ? params.batch_stride_d : params.ldd * params.m;
     const std::uint64_t strides[2] = {static_cast<std::uint64_t>(params.ldd * 2), static_cast<std::uint64_t>(d_batch * 2)};
-    const std::uint32_t box[3] = {64, static_cast<std::uint32_t>(knobs.tile_m / std::max(1, knobs.subgroup_m)), 1};
+    const std::uint32_t box[3] = {wide_chunks ? 64u : 32u,
+                                  static_cast<std::uint32_t>(knobs.tile_m / std::max(1, knobs.subgroup_m)), 1};
     const std::uint32_t element_strides[3] = {1, 1, 1};
     const int result = encode(params.tma_d, problem.out_type == 1 ? kTensorMapBfloat16 : kTensorMapFloat16, 3, params.d,
-                              dims, strides, box, element_strides, kTensorMapInterleaveNone, kTensorMapSwizzle128B,
-                              kTensorMapL2PromotionNone, kTensorMapOobFillZero);
+                              dims, strides, box, element_strides, kTensorMapInterleaveNone,
+                              wide_chunks ? kTensorMapSwizzle128B : kTensorMapSwizzle64B, kTensorMapL2PromotionNone,
+                              kTensorMapOobFillZero);
     if (result != 0)
       throw std::runtime_error("cuTensorMapEncodeTiled failed for D with CUresult " + str(result) + " (dims " +
                                str(params.n) + " x " + str(params.m) + ", row stride " + str(params.ldd * 2) + " bytes)");

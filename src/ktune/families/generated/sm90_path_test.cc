@@ -505,7 +505,17 @@ TEST(Sm90Path, StagedTilesStoreByTmaThroughAMapOfD) {
   ProblemTraits f32 = t;
   f32.out_type = 2;
   EXPECT_FALSE(sm90_tma_store(k, f32));
-  EXPECT_FALSE(sm90_tma_store(knobs(128, 96, 64, 1, 1, 3), t));  // 96 columns: not whole 64-column chunks
+  EXPECT_FALSE(sm90_tma_store(knobs(128, 80, 64, 1, 1, 3), t));  // 80 columns: not whole 32-column chunks
+  // 192x192 in two warpgroups of 96 columns: 32-column boxes in the 64-byte swizzle.
+  const GeneratedKnobs square = knobs(192, 192, 64, 1, 2, 3, true);
+  ASSERT_TRUE(sm90_tma_store(square, t));
+  p.ldd = t.n;
+  encode_calls.clear();
+  sm90_encode_tensor_maps(p, square, t, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 3u);
+  EXPECT_EQ(encode_calls[0].box[0], 32u);
+  EXPECT_EQ(encode_calls[0].box[1], 192u);
+  EXPECT_EQ(encode_calls[0].swizzle, 2);
 }
 
 TEST(Sm90Path, EncodeFailureNamesTheOperandAndResult) {

@@ -114,15 +114,30 @@
 #define KT_STAGING 0
 #endif
 #define KT_STAGED_STORES (KT_STAGING > 0 && KT_OUT_BYTES == 2)
-// Staged tiles leave by TMA tensor stores (one per 64-column chunk per warpgroup) instead of one
+// Staged tiles leave by TMA tensor stores (one per column chunk per warpgroup) instead of one
 // bulk copy per row: each lane's row address made ptxas issue the row copies one lane at a time
 // (a uniform-register loop, 5M of 21M instructions on 4096x16384x256; session 15). The staging
-// buffer then holds 64-column chunks of 128-byte rows in the 128-byte swizzle (the TMA box
-// layout). Not in IREE's objects, whose maps are built on the device for A and B only.
-#if KT_STAGED_STORES && (KT_WG_N % 64 == 0) && !defined(KT90_NO_DEFAULT_ENTRY)
+// buffer then holds chunks of KT_STORE_CHUNK columns, rows of 128 bytes in the 128-byte swizzle
+// (64 columns) or, for warpgroup pieces of 32 * odd columns (192x192 tiles: 96), rows of 64 bytes
+// in the 64-byte swizzle: the TMA box layout of the map of D (sm90_encode_tensor_maps). Not in
+// IREE's objects, whose maps are built on the device for A and B only.
+#if KT_STAGED_STORES && (KT_WG_N % 32 == 0) && !defined(KT90_NO_DEFAULT_ENTRY)
 #define KT_TMA_STORE 1
 #else
 #define KT_TMA_STORE 0
+#endif
+#define KT_STORE_CHUNK (KT_WG_N % 64 == 0 ? 64 : 32)
+#define KT_CHUNK_ROW_BYTES (KT_STORE_CHUNK * 2)
+// Consumers hand a stage back as soon as its wgmmas finish (wait 0) instead of one K tile later
+// (wait 1, keeping two tiles of wgmma in flight): with three stages they otherwise hold two of
+// them, leaving one load in flight. Only with two or more consumer warpgroups on one tile, whose
+// queued wgmmas keep the tensor cores busy while one waits. H100, session 16, same configs in one
+// process: 256x128 with 3 stages 1.11-1.13x faster (bmm 8x1024^3, 1024x10240x8192,
+// 512x5120x13824), 128x256 and 192x192 1.01-1.03x; one consumer warpgroup with 4-5 stages 0.78-0.90x.
+#if KT_STAGES <= 3 && KT_CONSUMERS >= 2 && !KT_PINGPONG
+#define KT_EARLY_RELEASE 1
+#else
+#define KT_EARLY_RELEASE 0
 #endif
 // Split-K's last slice takes the totals back in batches of this many 8-column blocks (4 values
 // each), loaded together: small tiles (few accumulators, registers to spare, the tail a large
@@ -264,9 +279,20 @@ __device__ __forceinline__ void kt_release_stage(kt_u32 bar) {
 // wgmma shared-memory matrix descriptor, 128-byte swizzle. K-major operands: LBO unused (16),
 // SBO = 1024 (8 rows of 128 bytes). MN-major: LBO = distance between 64-element MN chunks,
 // SBO = 1024 (8 K rows of 128 bytes).
-__device__ __forceinline__ kt_u64 kt_smem_desc(kt_u32 addr, kt_u32 lbo_bytes, kt_u32 sbo_bytes) {
-  return static_cast<kt_u64>((addr & 0x3FFFFu) >> 4) | (static_cast<kt_u64>(lbo_bytes >> 4) << 16) |
-         (static_cast<kt_u64>(sbo_bytes >> 4) << 32) | (1ull << 62);
+// Built in two words: the low word holds the start address (bits 0-13, addr >> 4)
+// and LBO; the high word SBO and the swizzle mode. Every shared address is below 256 KB, so
+// adding (offset >> 4) to a low word never carries out of the address field: the main loop
+// builds each wgmma's descriptors from one base per operand plus the stage's and the K step's
+// offsets (one integer add each, constants folded), instead of masking and shifting a fresh
+// address per wgmma (about ten ALU instructions each: on 3000^3 the kernel issued 19.5M
+// instructions to cuBLAS's 7.8M, ALU pipe 29% busy to its 2.6%; H100, session 16).
+__device__ __forceinline__ kt_u32 kt_desc_lo(kt_u32 addr, kt_u32 lbo_bytes) {
+  return ((addr & 0x3FFFFu) >> 4) | ((lbo_bytes >> 4) << 16);
+}
+__device__ __forceinline__ kt_u64 kt_desc(kt_u32 lo, kt_u32 sbo_bytes) {
+  kt_u64 d;
+  asm("mov.b64 %0, {%1, %2};" : "=l"(d) : "r"(lo), "r"((sbo_bytes >> 4) | (1u << 30)));
+  return d;
 }
 __device__ __forceinline__ void kt_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void kt_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
@@ -437,8 +463,13 @@ __device__ __forceinline__ void kt90_stage_tile_swizzled(const KtuneGemmParams& 
         packed[q] = kt_pack_f16x2(v0, v1);
 #endif
       }
-      const int block = j + (quad >> 1);  // this lane's 8-column block
-      const kt_u32 at = chunk0 + (block / 8) * (KT_TILE_M * 128) + (mi * 64 + row) * 128 + (((block % 8) ^ (lane % 8)) * 16);
+      // This lane's 8-column block, 16 bytes in its chunk row, at the swizzled position: the
+      // 128-byte swizzle XORs the block with row % 8, the 64-byte one with (row / 2) % 4.
+      const int block = j + (quad >> 1);
+      constexpr int kBlocks = KT_STORE_CHUNK / 8;
+      const int swizzle = KT_STORE_CHUNK == 64 ? lane % 8 : (lane % 8) >> 1;
+      const kt_u32 at = chunk0 + (block / kBlocks) * (KT_TILE_M * KT_CHUNK_ROW_BYTES) +
+                        (mi * 64 + row) * KT_CHUNK_ROW_BYTES + (((block % kBlocks) ^ swizzle) * 16);
       asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(packed[0]),
                    "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
                    : "memory");
@@ -616,6 +647,11 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
   const kt_u32 b_lbo = KT_TILE_K * 128;
 #endif
 
+  // Descriptor low words of this warpgroup's pieces in stage 0 (kt_desc_lo); B's counted from
+  // the start of the ring too (a stage's B tile follows its A tile; a panel follows the ring).
+  const kt_u32 desc_lo_a = kt_desc_lo(smem + a_offset, a_lbo);
+  const kt_u32 desc_lo_b = kt_desc_lo(smem + b_offset, b_lbo);
+
   float acc[KT_M_ATOMS][KT_WG_N / 2];
 #if KT_STAGED_STORES
   bool bulk_pending = false;  // this thread has bulk stores reading the staging rows
@@ -687,7 +723,13 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
     int previous_stage = 0;
     for (int kt = 0; kt < k_tiles; ++kt) {
       kt_mbar_wait(full_bars + 8 * stage, phase);
-      const kt_u32 stage_base = smem + stage * KT_STAGE_BYTES;
+      // Offsets from the ring's start in 16-byte units (descriptor address units).
+      const kt_u32 a_units = stage * (KT_STAGE_BYTES / 16);
+#if KT_B_PANEL
+      const kt_u32 b_units = (panel - smem) / 16 + kt * (KT_B_TILE_BYTES / 16);
+#else
+      const kt_u32 b_units = a_units + KT_A_TILE_BYTES / 16;
+#endif
 #pragma unroll
       for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
@@ -695,25 +737,20 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
       kt_wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < KT_TILE_K / KT_K_STEP; ++kk) {
-#if KT_B_PANEL
-        const kt_u32 b_tile = panel + kt * KT_B_TILE_BYTES;
-#else
-        const kt_u32 b_tile = stage_base + KT_A_TILE_BYTES;
-#endif
 #if KT_B_K_CONTIGUOUS
-        const kt_u32 b_addr = b_tile + b_offset + (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
+        const kt_u32 b_step = (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
 #else
-        const kt_u32 b_addr = b_tile + b_offset + kk * 2048;
+        const kt_u32 b_step = kk * 2048;
 #endif
-        const kt_u64 desc_b = kt_smem_desc(b_addr, b_lbo, 1024);
+        const kt_u64 desc_b = kt_desc(desc_lo_b + b_units + b_step / 16, 1024);
 #pragma unroll
         for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
 #if KT_A_K_CONTIGUOUS
-          const kt_u32 a_addr = stage_base + a_offset + (kk / 4) * (KT_TILE_M * 128) + mi * 64 * 128 + (kk % 4) * 32;
+          const kt_u32 a_step = (kk / 4) * (KT_TILE_M * 128) + mi * 64 * 128 + (kk % 4) * 32;
 #else
-          const kt_u32 a_addr = stage_base + a_offset + mi * (KT_TILE_K * 128) + kk * 2048;
+          const kt_u32 a_step = mi * (KT_TILE_K * 128) + kk * 2048;
 #endif
-          kt_wgmma(acc[mi], kt_smem_desc(a_addr, a_lbo, 1024), desc_b, (kt > 0 || kk > 0) ? 1 : 0);
+          kt_wgmma(acc[mi], kt_desc(desc_lo_a + a_units + a_step / 16, 1024), desc_b, (kt > 0 || kk > 0) ? 1 : 0);
         }
       }
       kt_wgmma_commit();
@@ -721,11 +758,19 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
       for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
         for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+#if KT_EARLY_RELEASE
+      // This K tile's wgmmas done, its stage goes back to the producer at once: the consumers
+      // hold one stage, not two, so a 3-stage ring keeps two loads in flight instead of one.
+      // The other consumer warpgroup's queued wgmmas keep the tensor cores busy meanwhile.
+      kt_wgmma_wait<0>();
+      if (lane == 0) kt_release_stage(empty_bars + 8 * stage);
+#else
       // Keep one K tile of wgmma in flight; the one before it is done reading its stage.
       if (kt > 0) {
         kt_wgmma_wait<1>();
         if (lane == 0) kt_release_stage(empty_bars + 8 * previous_stage);
       }
+#endif
       previous_stage = stage;
       if (++stage == KT_STAGES) {
         stage = 0;
@@ -736,7 +781,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
     if (t == 0) kt_mbar_arrive(order_bars + 8 * consumer);
 #endif
     kt_wgmma_wait<0>();
-    if (k_tiles > 0 && lane == 0) kt_release_stage(empty_bars + 8 * previous_stage);
+    if (!KT_EARLY_RELEASE && k_tiles > 0 && lane == 0) kt_release_stage(empty_bars + 8 * previous_stage);
 #if KT_B_PANEL
     // The last item of this column in our run: its MMAs are done with the panel, so the producer
     // may load the next column's while this tile's epilogue runs (not after it).
@@ -838,9 +883,10 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #endif
 #if KT_TMA_STORE
       {
-        // This warpgroup's 64-column chunks: global chunk wg_n * (KT_WG_N / 64) + c of the tile,
-        // rows wg_m * KT_WG_M on.
-        const kt_u32 chunk0 = buffer + (wg_n * (KT_WG_N / 64) * KT_TILE_M + wg_m * KT_WG_M) * 128;
+        // This warpgroup's column chunks: global chunk wg_n * (KT_WG_N / KT_STORE_CHUNK) + c of
+        // the tile, rows wg_m * KT_WG_M on.
+        const kt_u32 chunk0 =
+            buffer + (wg_n * (KT_WG_N / KT_STORE_CHUNK) * KT_TILE_M + wg_m * KT_WG_M) * KT_CHUNK_ROW_BYTES;
         if (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
           kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, chunk0, warp, lane);
         else
@@ -849,9 +895,10 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
         asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
         if (t == 0) {
 #pragma unroll
-          for (int c = 0; c < KT_WG_N / 64; ++c)
-            kt_tma_store_3d(p.tma_d, chunk0 + c * (KT_TILE_M * 128), tile_n * KT_TILE_N + wg_n * KT_WG_N + 64 * c,
-                            tile_m * KT_TILE_M + wg_m * KT_WG_M, batch);
+          for (int c = 0; c < KT_WG_N / KT_STORE_CHUNK; ++c)
+            kt_tma_store_3d(p.tma_d, chunk0 + c * (KT_TILE_M * KT_CHUNK_ROW_BYTES),
+                            tile_n * KT_TILE_N + wg_n * KT_WG_N + KT_STORE_CHUNK * c, tile_m * KT_TILE_M + wg_m * KT_WG_M,
+                            batch);
           asm volatile("cp.async.bulk.commit_group;" ::: "memory");
           bulk_pending = true;
         }
