@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Markdown results table and target summary of bench/gemm_suite40.py outputs (no GPU, no torch).
+
+  suite_table.py PART.json [PART.json ...] [--compare LABEL=FILE[,FILE...]] [--fill FILE ...]
+
+Rows come from the given suite outputs (the parts of one run, in suite order). --fill adds shapes
+the run lacks from other outputs (marked with the file's name in the "source" column), so that a
+run cut short can still be reported whole, and honestly. --compare adds a column of another run's
+generated / default ratio per shape. Times are microseconds: cuBLASLt default, generated and pick
+are ktune's own cold-L2 CUDA-event medians; cuBLAS (torch.matmul) and Triton are triton's do_bench
+in the suite's process.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+
+SUITE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gemm_suite40.py")
+
+
+def suite_order():
+    """Shape names in the order bench/gemm_suite40.py lists them (read as text: no torch here)."""
+    return re.findall(r'^\s+\("([a-z0-9_]+)", ', open(SUITE_FILE).read(), re.M)
+
+
+def load_rows(paths):
+    rows = []
+    for path in paths:
+        for row in json.load(open(path))["rows"]:
+            row["_source"] = os.path.basename(path)
+            rows.append(row)
+    return rows
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(statistics.mean(math.log(x) for x in xs)) if xs else None
+
+
+def gen_ratio(row):
+    kt = row.get("ktune", {})
+    if kt.get("baseline_s") and kt.get("generated_s"):
+        return kt["baseline_s"] / kt["generated_s"]
+    return None
+
+
+def summary(rows):
+    lines = []
+    for part, sel in (("all", rows), ("holdout", [r for r in rows if r["holdout"]]),
+                      ("tuned_on", [r for r in rows if not r["holdout"]])):
+        g = [gen_ratio(r) for r in sel]
+        measured = [x for x in g if x]
+        p = [r.get("pick_vs_cublaslt_default") for r in sel]
+        lines.append(
+            f"| {part} | {len(sel)} | {geomean(g):.3f} | {min(measured):.3f} | "
+            f"{sum(1 for x in measured if x >= 0.90)}/{len(measured)} | "
+            f"{sum(1 for r in sel if r.get('generated_vs_triton', 0) > 1)}/{sum(1 for r in sel if 'triton_ms' in r)} | "
+            f"{sum(1 for x in p if x and x > 1.05)}/{len(sel)} | "
+            f"{sum(1 for r in sel if r.get('tuning_s_vs_triton', 9) <= 1)}/{len(sel)} |")
+    head = ("| shapes | n | generated / default, geomean | min | >= 0.90 | generated faster than Triton | "
+            "pick > 1.05x default | tuning <= Triton's |\n|---|---|---|---|---|---|---|---|")
+    return head + "\n" + "\n".join(lines)
+
+
+def fmt(x, digits=1):
+    return "" if x is None else f"{x:.{digits}f}"
+
+
+def table(rows, compare):
+    cols = ["shape", "dtype", "holdout", "cuBLAS (torch) us", "cuBLASLt default us", "generated us", "pick us",
+            "Triton us"] + [f"gen / default, {label}" for label in compare] + [
+            "gen / default", "pick / default", "gen / Triton", "pick / torch", "ktune tune s", "Triton tune s",
+            "generated kernel", "source"]
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        kt = r.get("ktune", {})
+        c = kt.get("generated_config") or {}
+        kernel = ""
+        if c:
+            kernel = f"{c.get('path')} {c.get('workgroup')} s{c.get('pipeline_stages')}"
+            if c.get("split_k", 1) > 1:
+                kernel += f" splitK{c['split_k']}"
+            if c.get("cluster_n", 1) > 1:
+                kernel += " pair"
+            if c.get("swap_ab"):
+                kernel += " swapAB"
+        us = lambda s: None if s is None else 1e6 * s  # noqa: E731
+        cells = [r["name"], f"{r['dtype']} {r['layout']}", "yes" if r["holdout"] else "",
+                 fmt(r.get("torch_ms") and 1000 * r["torch_ms"]), fmt(us(kt.get("baseline_s"))),
+                 fmt(us(kt.get("generated_s"))), fmt(us(kt.get("pick_s"))),
+                 fmt(r.get("triton_ms") and 1000 * r["triton_ms"])]
+        cells += [fmt(other.get(r["name"]), 2) for other in compare.values()]
+        g = gen_ratio(r)
+        cells += [f"**{g:.2f}**" if g else "", fmt(r.get("pick_vs_cublaslt_default"), 2),
+                  fmt(r.get("generated_vs_triton"), 2), fmt(r.get("pick_vs_torch"), 2), fmt(kt.get("wall_s")),
+                  fmt(r.get("triton_tune_s")), kernel, r["_source"]]
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("parts", nargs="+")
+    ap.add_argument("--fill", nargs="*", default=[])
+    ap.add_argument("--compare", action="append", default=[], help="LABEL=FILE[,FILE...]")
+    args = ap.parse_args()
+    rows = load_rows(args.parts)
+    have = {r["name"] for r in rows}
+    for row in load_rows(args.fill):
+        if row["name"] not in have:
+            rows.append(row)
+            have.add(row["name"])
+    order = {name: i for i, name in enumerate(suite_order())}
+    rows.sort(key=lambda r: order.get(r["name"], len(order)))
+    compare = {}
+    for spec in args.compare:
+        label, files = spec.split("=", 1)
+        compare[label] = {r["name"]: gen_ratio(r) for r in load_rows(files.split(","))}
+    print(table(rows, compare))
+    print()
+    print(summary(rows))
+
+
+if __name__ == "__main__":
+    main()
