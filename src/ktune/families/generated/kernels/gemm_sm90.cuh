@@ -399,6 +399,29 @@ __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, l
 // (the default entry below) or maps built in global memory by kt90_build_tensor_maps (an IREE
 // dispatch, whose only parameters are its buffers). TMA reads a map from either space.
 #if KT_STAGED_STORES
+// The stmatrix.x4 operands of 8-column blocks j and j + 1 of atom mi: rows lane/4 and lane/4 + 8,
+// finished (Plain: alpha 1, nothing else: the accumulators as they are) and packed to 16 bits.
+template <bool Plain>
+__device__ __forceinline__ void kt90_pack_blocks(const KtuneGemmParams& p, int batch, long long row0, long long col0,
+                                                 float (&acc)[KT_M_ATOMS][KT_WG_N / 2], int mi, int j,
+                                                 kt_u32 (&packed)[4]) {
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int jb = j + (q >> 1), h = (q & 1) * 2;
+    float v0 = acc[mi][4 * jb + h], v1 = acc[mi][4 * jb + h + 1];
+    if (!Plain) {
+      const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * jb;
+      v0 = kt_epilogue_value(p, batch, i, jj, v0);
+      v1 = kt_epilogue_value(p, batch, i, jj + 1, v1);
+    }
+#if KT_OUT_TYPE == 1
+    packed[q] = kt_pack_bf16x2(v0, v1);
+#else
+    packed[q] = kt_pack_f16x2(v0, v1);
+#endif
+  }
+}
+
 // The finished 16-bit tile of one consumer warp into the staging rows at `piece` (this lane's
 // stmatrix row address), two 8-column blocks per stmatrix.x4: a quarter of the shared-memory
 // stores of one st.shared per pair. Plain (alpha 1, nothing else): the accumulators as they are.
@@ -410,21 +433,7 @@ __device__ __forceinline__ void kt90_stage_tile(const KtuneGemmParams& p, int ba
 #pragma unroll
     for (int j = 0; j < KT_WG_N / 8; j += 2) {
       kt_u32 packed[4];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int jb = j + (q >> 1), h = (q & 1) * 2;
-        float v0 = acc[mi][4 * jb + h], v1 = acc[mi][4 * jb + h + 1];
-        if (!Plain) {
-          const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * jb;
-          v0 = kt_epilogue_value(p, batch, i, jj, v0);
-          v1 = kt_epilogue_value(p, batch, i, jj + 1, v1);
-        }
-#if KT_OUT_TYPE == 1
-        packed[q] = kt_pack_bf16x2(v0, v1);
-#else
-        packed[q] = kt_pack_f16x2(v0, v1);
-#endif
-      }
+      kt90_pack_blocks<Plain>(p, batch, row0, col0, acc, mi, j, packed);
       const kt_u32 at = piece + mi * 64 * KT_STAGING_ROW_BYTES + 8 * j * 2;
       asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(packed[0]),
                    "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
@@ -448,21 +457,7 @@ __device__ __forceinline__ void kt90_stage_tile_swizzled(const KtuneGemmParams& 
 #pragma unroll
     for (int j = 0; j < KT_WG_N / 8; j += 2) {
       kt_u32 packed[4];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int jb = j + (q >> 1), h = (q & 1) * 2;
-        float v0 = acc[mi][4 * jb + h], v1 = acc[mi][4 * jb + h + 1];
-        if (!Plain) {
-          const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * jb;
-          v0 = kt_epilogue_value(p, batch, i, jj, v0);
-          v1 = kt_epilogue_value(p, batch, i, jj + 1, v1);
-        }
-#if KT_OUT_TYPE == 1
-        packed[q] = kt_pack_bf16x2(v0, v1);
-#else
-        packed[q] = kt_pack_f16x2(v0, v1);
-#endif
-      }
+      kt90_pack_blocks<Plain>(p, batch, row0, col0, acc, mi, j, packed);
       // This lane's 8-column block, 16 bytes in its chunk row, at the swizzled position: the
       // 128-byte swizzle XORs the block with row % 8, the 64-byte one with (row / 2) % 4.
       const int block = j + (quad >> 1);
