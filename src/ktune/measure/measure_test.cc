@@ -342,6 +342,37 @@ TEST(Loop, AllDiscardedEndsByTimeout) {
   EXPECT_TRUE(measurement_from_json(measurement_to_json(m, true)) == m);
 }
 
+// A GEMM held at the power limit: every sample discarded as throttled. With a time budget the
+// loop stops once min_samples are in and the budget is spent, counting the discarded samples,
+// instead of running to max_samples (200 samples of 5.5 ms per screened candidate before).
+TEST(Loop, AllDiscardedStopsAtMaxTimeOnceMinSamplesAreIn) {
+  FakeClock clock;
+  ScriptedSource source(clock, [](int) { return Sample{5.5 * kMs, false}; });
+  Policy p;
+  p.min_samples = 5;
+  p.max_seconds = 0.01;
+  p.max_samples = 200;
+  Measurement m = run_measurement(source, p, std::nullopt, clock);
+  EXPECT_EQ(m.stop, StopReason::MaxTime);
+  EXPECT_EQ(m.discarded_samples, 5);  // min_samples: 27.5 ms, past the 10 ms budget
+  EXPECT_TRUE(m.from_discarded);
+  EXPECT_DOUBLE_EQ(m.stats.median, 5.5 * kMs);
+  // Short samples: the budget, not min_samples, ends it (binary fractions: exact sums).
+  p.max_seconds = 10.0 / 1024;
+  FakeClock clock2;
+  ScriptedSource quick(clock2, [](int) { return Sample{1.0 / 1024, false}; });
+  m = run_measurement(quick, p, std::nullopt, clock2);
+  EXPECT_EQ(m.stop, StopReason::MaxTime);
+  EXPECT_EQ(m.discarded_samples, 10);
+  // Once min_samples are valid, only valid time counts, as before.
+  FakeClock clock3;
+  ScriptedSource mixed(clock3, [](int i) { return i % 2 ? Sample{1.0 / 1024, false} : Sample{1.0 / 1024}; });
+  m = run_measurement(mixed, p, std::nullopt, clock3);
+  EXPECT_EQ(m.stop, StopReason::MaxTime);
+  EXPECT_FALSE(m.from_discarded);
+  EXPECT_EQ(m.samples.size(), 10u);
+}
+
 TEST(Loop, ValidSamplesAloneMakeTheStatisticsWhenThereAreAny) {
   FakeClock clock;
   ScriptedSource source(clock, [](int i) { return i == 0 ? Sample{kMs} : Sample{1.0 / 128, false}; });

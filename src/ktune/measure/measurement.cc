@@ -94,6 +94,7 @@ Measurement run_measurement(SampleSource& source, const Policy& policy,
       } else {
         ++m.discarded_samples;
         discarded.push_back(s.seconds);
+        state.discarded_seconds += s.seconds;
       }
       state.samples = m.samples;
       state.measured_seconds = m.measured_seconds;

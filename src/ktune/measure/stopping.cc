@@ -134,6 +134,10 @@ std::optional<StopReason> LimitsCriterion::check(const LoopState& state) {
   if (state.elapsed_seconds >= timeout_seconds_) return StopReason::Timeout;
   if (max_seconds_ > 0 && state.samples.size() >= min_samples_ && state.measured_seconds >= max_seconds_)
     return StopReason::MaxTime;
+  const std::size_t seen = state.samples.size() + static_cast<std::size_t>(std::max(state.discarded_samples, 0));
+  if (max_seconds_ > 0 && state.samples.size() < min_samples_ && seen >= min_samples_ &&
+      state.measured_seconds + state.discarded_seconds >= max_seconds_)
+    return StopReason::MaxTime;
   return std::nullopt;
 }
 
