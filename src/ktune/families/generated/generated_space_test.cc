@@ -119,14 +119,7 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
 TEST(GeneratedSwapAB, TheKernelComputesTheTransposedProblem) {
   const gemm::GemmProblem decode = make_problem(16, 8192, 4096, gemm::Precision::BF16, "nn");
   const ProblemTraits traits = problem_traits(decode);
-  GeneratedKnobs k;
-  k.path = KernelPath::Wgmma;
-  k.tile_m = 64;
-  k.tile_n = 16;
-  k.tile_k = 64;
-  k.subgroup_m = 1;
-  k.subgroup_n = 1;
-  k.stages = 8;
+  GeneratedKnobs k = testing_support::wgmma_knobs(64, 16, 64, 1, 1, 8);
   k.swap_ab = true;
   const ProblemTraits kt = kernel_traits(k, traits);
   EXPECT_EQ(kt.m, 8192);

@@ -11,15 +11,7 @@ namespace {
 
 using testing_support::make_problem;
 
-GeneratedKnobs wgmma() {
-  GeneratedKnobs k;
-  k.path = KernelPath::Wgmma;
-  k.tile_m = 128;
-  k.tile_n = 128;
-  k.tile_k = 64;
-  k.stages = 4;
-  return k;
-}
+GeneratedKnobs wgmma() { return testing_support::wgmma_knobs(128, 128, 64, 2, 2, 4); }
 
 // 511 x 1000 x 4097, f16 nn: A's rows (K = 4097) are 8194 bytes apart, off 16; B's (N = 1000)
 // are 2000, which TMA takes.

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/families/generated/generated_knobs.h"
 
 namespace ktune::generated::testing_support {
 
@@ -20,6 +21,20 @@ inline gemm::GemmProblem make_problem(std::int64_t m, std::int64_t n, std::int64
   problem.out = gemm::default_output(precision);
   gemm::set_layout(problem, layout);
   return problem;
+}
+
+// A wgmma knob setting: tile M x N x K, consumer warpgroups, stages; the rest as GeneratedKnobs has it.
+inline GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int tile_k, int subgroup_m = 1, int subgroup_n = 1,
+                                  int stages = 4) {
+  GeneratedKnobs k;
+  k.path = KernelPath::Wgmma;
+  k.tile_m = tile_m;
+  k.tile_n = tile_n;
+  k.tile_k = tile_k;
+  k.subgroup_m = subgroup_m;
+  k.subgroup_n = subgroup_n;
+  k.stages = stages;
+  return k;
 }
 
 }  // namespace ktune::generated::testing_support

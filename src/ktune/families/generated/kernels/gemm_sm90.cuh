@@ -133,7 +133,8 @@
 // them, leaving one load in flight. Only with two or more consumer warpgroups on one tile, whose
 // queued wgmmas keep the tensor cores busy while one waits. H100, session 16, same configs in one
 // process: 256x128 with 3 stages 1.11-1.13x faster (bmm 8x1024^3, 1024x10240x8192,
-// 512x5120x13824), 128x256 and 192x192 1.01-1.03x; one consumer warpgroup with 4-5 stages 0.78-0.90x.
+// 512x5120x13824; 1.01x on 3000^3), other 3-stage kernels 0.98-1.03x; one consumer warpgroup
+// with 4-5 stages 0.82-1.01x (three of five slower), so they keep the late release.
 #if KT_STAGES <= 3 && KT_CONSUMERS >= 2 && !KT_PINGPONG
 #define KT_EARLY_RELEASE 1
 #else
