@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <variant>
 
@@ -253,15 +254,44 @@ std::filesystem::path Database::default_path() {
   return home / ".local" / "share" / "ktune" / "ktune.db";
 }
 
+namespace {
+
+// WAL: readers never block the writer and a commit is one append to the log. With WAL,
+// synchronous=NORMAL skips the fsync per commit but never corrupts the file; a commit is durable
+// against killing the process (the OS has the bytes), and only a power loss or kernel crash can
+// drop the last few commits. That trade keeps per-result commits cheap.
+// Switching the mode takes an exclusive lock, and SQLite can answer SQLITE_BUSY there without
+// calling the busy handler (another process creating the same database at that moment: seen as
+// "database is locked" in runtime_test's two-process test on a loaded machine). So a file
+// already in WAL mode is left alone, and the switch is retried until the busy timeout.
+void use_wal(Connection& connection, std::chrono::milliseconds busy_timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + busy_timeout;
+  for (;;) {
+    try {
+      bool already = false;
+      {
+        // Finalized before the switch: an unfinished statement holds a read transaction.
+        Statement current(connection, "PRAGMA journal_mode");
+        already = current.step() && current.column_text(0) == "wal";
+      }
+      if (already) return;
+      Statement wal(connection, "PRAGMA journal_mode = WAL");
+      wal.run();
+      return;
+    } catch (const SqliteError& e) {
+      const int primary = e.code() & 0xff;
+      if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) || std::chrono::steady_clock::now() >= deadline) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace
+
 Database::Database(const std::filesystem::path& path, const OpenOptions& options)
     : path_(path), connection_(open_connection(path, options)) {
   try {
-    // WAL: readers never block the writer and a commit is one append to the log. With WAL,
-    // synchronous=NORMAL skips the fsync per commit but never corrupts the file; a commit is
-    // durable against killing the process (the OS has the bytes), and only a power loss or
-    // kernel crash can drop the last few commits. That trade keeps per-result commits cheap.
-    Statement wal(connection_, "PRAGMA journal_mode = WAL");
-    wal.run();
+    use_wal(connection_, options.busy_timeout);
     connection_.execute("PRAGMA synchronous = NORMAL");
     connection_.execute("PRAGMA foreign_keys = ON");
     migrate(connection_);
