@@ -294,6 +294,37 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
 }
 
+// Chunked staging (no staging tile beside 4 stages): 128x256 stores 64-column chunks, 192x192
+// in two warpgroups 32-column ones, each chunk through one buffer per warpgroup; edge tiles store
+// directly. Every layout, persistent or not, pairs, a batch, C + bias (16-bit out) and an f32
+// output (buffer reserved, unused), each verified against fp64.
+TEST(GeneratedGpu, ChunkedStagingStoresChunkByChunk) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs k = wgmma(128, 256, 2, 1, 4, true);
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    for (bool persistent : {false, true}) {
+      k.persistent = persistent;
+      verify_knobs(make(1000, 1104, 520, gemm::Precision::BF16, layout), k,
+                   std::string("1000x1104x520 ") + layout + (persistent ? " persistent" : ""));
+    }
+  k.persistent = true;
+  GeneratedKnobs square = wgmma(192, 192, 1, 2, 4, true);
+  verify_knobs(make(3000, 3000, 3000, gemm::Precision::F16, "nt"), square, "3000^3 nt, 192x192, 4 stages");
+  square.cluster_n = 2;
+  verify_knobs(make(3000, 3000, 3000, gemm::Precision::F16, "nt"), square, "3000^3 nt, 192x192 pairs, 4 stages");
+  gemm::GemmProblem batched = make(1024, 1024, 1024, gemm::Precision::BF16, "nn");
+  batched.batch = 3;
+  verify_knobs(batched, k, "3 x 1024^3 nn");
+  gemm::GemmProblem with_c = make(1024, 2048, 512, gemm::Precision::F16, "nt");
+  with_c.beta = 0.5;
+  with_c.bias = true;
+  verify_knobs(with_c, k, "1024x2048x512 nt, C and bias");
+  gemm::GemmProblem f32 = with_c;
+  f32.out = gemm::Storage::F32;
+  verify_knobs(f32, k, "1024x2048x512 nt, f32 out (direct stores)");
+}
+
 // Swapped kernels (swap_ab: D^T = B^T A^T) for skinny M: every layout, M of 1, 16, 37 and 64
 // (tiles of 16-64 columns along M), split-K, persistent, a batch, the full epilogue (C, bias,
 // GELU, f32 out: C and bias are indexed transposed), and fp8, each verified against fp64.

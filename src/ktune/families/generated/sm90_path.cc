@@ -66,14 +66,31 @@ int staging_buffers(const GeneratedKnobs& k, int in_bytes) {
   return fits(1) ? 1 : 0;
 }
 
+// Chunked staging (gemm_sm90.cuh's KT_CHUNK_STAGING): where no staging tile fits, one buffer per
+// consumer warpgroup of its rows x one column chunk (64 columns, or 32 for pieces of 32 * odd).
+std::int64_t chunk_staging_bytes(const GeneratedKnobs& k) {
+  const int wg_n = k.tile_n / std::max(1, k.subgroup_n), wg_m = k.tile_m / std::max(1, k.subgroup_m);
+  return static_cast<std::int64_t>(consumers(k)) * wg_m * (wg_n % 64 == 0 ? 128 : 64);
+}
+bool chunk_staging(const GeneratedKnobs& k, int in_bytes) {
+  const int wg_n = k.tile_n / std::max(1, k.subgroup_n);
+  if (staging_buffers(k, in_bytes) > 0 || k.swap_ab || k.pingpong || wg_n % 32 != 0) return false;
+  const std::int64_t total = bytes_without_staging(k, in_bytes) + chunk_staging_bytes(k);
+  return total <= kSm90MaxDynamicSharedBytes &&
+         blocks_hint(k) * (total + kSm90SharedReservedPerCta) <= kSm90SharedBytesPerSm;
+}
+
 int dynamic_shared_bytes(const GeneratedKnobs& k, int in_bytes) {
-  return static_cast<int>(std::min<std::int64_t>(
-      bytes_without_staging(k, in_bytes) + staging_buffers(k, in_bytes) * staging_tile_bytes(k), 1 << 30));
+  return static_cast<int>(std::min<std::int64_t>(bytes_without_staging(k, in_bytes) +
+                                                     staging_buffers(k, in_bytes) * staging_tile_bytes(k) +
+                                                     (chunk_staging(k, in_bytes) ? chunk_staging_bytes(k) : 0),
+                                                 1 << 30));
 }
 
 }  // namespace
 
 int sm90_staging_buffers(const GeneratedKnobs& knobs, int in_bytes) { return staging_buffers(knobs, in_bytes); }
+bool sm90_chunk_staging(const GeneratedKnobs& knobs, int in_bytes) { return chunk_staging(knobs, in_bytes); }
 
 int sm90_entry_registers(const GeneratedKnobs& knobs) {
   const int raw = 65536 / (threads(knobs) * blocks_hint(knobs));
@@ -228,7 +245,8 @@ std::string sm90_wgmma_defines(const GeneratedKnobs& k, int in_type) {
 }
 
 bool sm90_tma_store(const GeneratedKnobs& k, const ProblemTraits& problem) {
-  return problem.out_type != 2 && sm90_staging_buffers(k, in_type_bytes(problem.in_type)) > 0 &&
+  const int in_bytes = in_type_bytes(problem.in_type);
+  return problem.out_type != 2 && (sm90_staging_buffers(k, in_bytes) > 0 || sm90_chunk_staging(k, in_bytes)) &&
          k.subgroup_n >= 1 && (k.tile_n / k.subgroup_n) % 32 == 0;
 }
 

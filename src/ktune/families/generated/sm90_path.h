@@ -46,6 +46,10 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& knobs, const Probl
 LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs, int in_bytes);
 // Output staging tiles of that layout (0-2; the kernel stages only 16-bit outputs through them).
 int sm90_staging_buffers(const GeneratedKnobs& knobs, int in_bytes);
+// Whether the kernel stages through one column-chunk buffer per consumer warpgroup instead (no
+// staging tile fits; gemm_sm90.cuh's KT_CHUNK_STAGING): 16-bit outputs then leave chunk by chunk
+// by TMA tensor stores.
+bool sm90_chunk_staging(const GeneratedKnobs& knobs, int in_bytes);
 
 // "#define KT_TILE_M 128\n..." for the knob macros gemm_sm90.cuh reads (KT_TILE_M/N/K,
 // KT_SUBGROUP_M/N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS, and KT_WGMMA_* below).

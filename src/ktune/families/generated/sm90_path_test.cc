@@ -241,8 +241,8 @@ TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
   const LaunchShape shape = sm90_launch_shape(kRecipe, 2);
   EXPECT_EQ(shape.threads, 384);
   // 1024 alignment slack + 4 stages of (128 + 256) x 64 bf16 + 8 mbarriers + split-K flags +
-  // 2 order mbarriers.
-  EXPECT_EQ(shape.dynamic_shared_bytes, 1024 + 4 * (128 + 256) * 64 * 2 + 4 * 16 + 16 + 16);
+  // 2 order mbarriers, and no staging tile but a 64x64 chunk buffer per consumer warpgroup.
+  EXPECT_EQ(shape.dynamic_shared_bytes, 1024 + 4 * (128 + 256) * 64 * 2 + 4 * 16 + 16 + 16 + 2 * 64 * 128);
   EXPECT_EQ(shape.cluster, 1);
   // With 3 stages the output staging tile (128 rows of 256 x 2 + 16 bytes) fits as well.
   EXPECT_EQ(sm90_launch_shape(knobs(128, 256, 64, 2, 1, 3), 2).dynamic_shared_bytes,
@@ -251,9 +251,11 @@ TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
   GeneratedKnobs two = knobs(64, 128, 64, 1, 1, 3);
   two.min_blocks_per_sm = 2;
   EXPECT_EQ(sm90_launch_shape(two, 2).dynamic_shared_bytes, 1024 + 3 * (64 + 128) * 64 * 2 + 3 * 16 + 16 + 16 + 2 * 64 * 272);
-  // ...but none where it would cost the second CTA per SM that min_blocks_per_sm asks for.
+  // ...but none where it would cost the second CTA per SM that min_blocks_per_sm asks for (a
+  // chunk buffer instead).
   two.stages = 4;
-  EXPECT_EQ(sm90_launch_shape(two, 2).dynamic_shared_bytes, 1024 + 4 * (64 + 128) * 64 * 2 + 4 * 16 + 16 + 16);
+  EXPECT_EQ(sm90_launch_shape(two, 2).dynamic_shared_bytes,
+            1024 + 4 * (64 + 128) * 64 * 2 + 4 * 16 + 16 + 16 + 64 * 128);
   // One where a second would cost a CTA per SM: 64x64 with 4 stages fits three CTAs with one
   // buffer (3 x 75872 bytes + reserve) but two with two (85088)...
   EXPECT_EQ(sm90_launch_shape(knobs(64, 64, 64, 1, 1, 4), 2).dynamic_shared_bytes,
@@ -275,6 +277,26 @@ TEST(Sm90Path, RegisterShares) {
   EXPECT_EQ(sm90_entry_registers(knobs(128, 128, 64, 1, 1, 4)), 248);
   EXPECT_EQ(sm90_consumer_registers(knobs(128, 128, 64, 1, 1, 4)), 248);  // one consumer: no rebalancing
   EXPECT_EQ(sm90_accumulators_per_thread(knobs(256, 192, 64, 2, 1, 4)), 192);
+}
+
+TEST(Sm90Path, ChunkedStagingWhereNoStagingTileFits) {
+  // 128x256 with 4 stages: 4 x 48 KB of ring leave no room for a 66 KB tile, but for a 64-row x
+  // 64-column chunk per warpgroup (2 x 8 KB).
+  const GeneratedKnobs four = knobs(128, 256, 64, 2, 1, 4, true);
+  EXPECT_EQ(sm90_staging_buffers(four, 2), 0);
+  EXPECT_TRUE(sm90_chunk_staging(four, 2));
+  EXPECT_EQ(sm90_launch_shape(four, 2).dynamic_shared_bytes, 1024 + 4 * 49152 + 16 * 4 + 32 + 2 * 64 * 128);
+  EXPECT_TRUE(sm90_tma_store(four, problem(4096, 4096, 4096, "nt")));
+  // 192x192 in two warpgroups of 96 columns: 32-column chunks of 192 rows.
+  const GeneratedKnobs square = knobs(192, 192, 64, 1, 2, 4, true);
+  EXPECT_TRUE(sm90_chunk_staging(square, 2));
+  EXPECT_EQ(sm90_launch_shape(square, 2).dynamic_shared_bytes, 1024 + 4 * 49152 + 16 * 4 + 32 + 2 * 192 * 64);
+  // A staging tile where one fits; none of either for swapped kernels, pingpong or 5 stages of
+  // 128x256 (no room even for the chunks).
+  EXPECT_FALSE(sm90_chunk_staging(knobs(128, 256, 64, 2, 1, 3, true), 2));
+  EXPECT_FALSE(sm90_chunk_staging(swapped(four), 2));
+  EXPECT_FALSE(sm90_chunk_staging(pingpong(knobs(64, 256, 64, 1, 1, 4, true)), 2));
+  EXPECT_FALSE(sm90_chunk_staging(knobs(128, 256, 64, 2, 1, 5, true), 2));
 }
 
 TEST(Sm90Path, SwappedKernelsStageNothingAndSayTheyAreSwapped) {
@@ -635,6 +657,13 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   tf32_epilogue.bias = true;
   samples.push_back({knobs(128, 128, 64, 2, 1, 3, true), tf32_epilogue});  // two swizzle rows per K tile
   samples.push_back({knobs(128, 128, 32, 2, 1, 4, true, 1, 4), typed(problem(16384, 4096, 128, "nt"), 3)});  // a panel
+  // Chunked staging (no staging tile beside 4 stages): 64-column chunks (128x256), 32-column ones
+  // (192x192 pairs), and an f32 output that leaves the chunk buffer unused.
+  samples.push_back({knobs(128, 256, 64, 2, 1, 4, true), problem(4096, 4096, 4096, "nt")});
+  GeneratedKnobs chunked192 = knobs(192, 192, 64, 1, 2, 4, true);
+  chunked192.cluster_n = 2;
+  samples.push_back({chunked192, problem(3000, 3000, 3000, "nt")});
+  samples.push_back({knobs(128, 256, 64, 2, 1, 4, true), epilogue});
   // Swapped A and B (swap_ab: the kernel's own problem is 8192 x 16; D stored transposed), split
   // and not, fp8, and the whole epilogue into f32.
   GeneratedKnobs swapped = knobs(64, 16, 64, 1, 1, 8, false, 4);
@@ -685,7 +714,8 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
       knobs(64, 256, 64, 1, 1, 3, true),  // two buffers
       knobs(64, 256, 64, 1, 1, 4, true),  // one: a second does not fit
       knobs(64, 64, 64, 1, 1, 4),         // one: a second would cost a CTA per SM
-      knobs(128, 256, 64, 2, 1, 4, true), // none
+      knobs(128, 256, 64, 2, 1, 4, true), // no tile: a 64-column chunk per warpgroup
+      knobs(192, 192, 64, 1, 2, 4, true), // no tile: a 32-column chunk per warpgroup
       knobs(64, 256, 64, 1, 1, 4, true, 1, 2),   // a B panel and two buffers
       knobs(128, 256, 64, 2, 1, 4, true, 1, 4),  // a B panel of four K tiles and one buffer
       pingpong(knobs(64, 256, 64, 1, 1, 3, true)),   // pingpong: one per warpgroup
@@ -695,8 +725,11 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
   for (const GeneratedKnobs& k : samples) {
     const int launch = sm90_launch_shape(k, 2).dynamic_shared_bytes;
     cuda::NvrtcRequest request;
-    request.source = assemble(k, problem(16384, 4096, 4096, "nn")) +
-                     "static_assert(KT_SMEM_WITHOUT_STAGING + KT_STAGING * KT_STAGING_BYTES == " + std::to_string(launch) +
+    // Warpgroup pieces of 96 columns need K-contiguous B.
+    const char* layout = (k.tile_n / k.subgroup_n) % 64 == 0 ? "nn" : "nt";
+    request.source = assemble(k, problem(16384, 4096, 4096, layout)) +
+                     "static_assert(KT_SMEM_WITHOUT_STAGING + KT_STAGING * KT_STAGING_BYTES + "
+                     "KT_CHUNK_STAGING * KT_CHUNK_STAGING_BYTES == " + std::to_string(launch) +
                      ", \"the kernel's shared memory layout differs from the launch's size\");\n";
     request.program_name = "gemm_sm90.cu";
     request.arch = "sm_90a";
@@ -711,7 +744,8 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
     const int launch = sm90_launch_shape(k, in_type_bytes(in_type)).dynamic_shared_bytes;
     cuda::NvrtcRequest request;
     request.source = assemble(k, typed(problem(16384, 4096, 128, "nt"), in_type)) +
-                     "static_assert(KT_SMEM_WITHOUT_STAGING + KT_STAGING * KT_STAGING_BYTES == " + std::to_string(launch) +
+                     "static_assert(KT_SMEM_WITHOUT_STAGING + KT_STAGING * KT_STAGING_BYTES + "
+                     "KT_CHUNK_STAGING * KT_CHUNK_STAGING_BYTES == " + std::to_string(launch) +
                      ", \"the kernel's shared memory layout differs from the launch's size\");\n";
     request.program_name = "gemm_sm90.cu";
     request.arch = "sm_90a";

@@ -87,6 +87,8 @@ __device__ __forceinline__ float kt_epilogue_value(const KtuneGemmParams& p, int
 #else
   const long long row = i, col = j;
 #endif
+  (void)row;  // unused without C and bias
+  (void)col;
 #if KT_READS_C
   v += p.beta * kt_load_out(p.c, batch_index * p.batch_stride_c + row * p.ldc + col);
 #endif

@@ -114,6 +114,24 @@
 #define KT_STAGING 0
 #endif
 #define KT_STAGED_STORES (KT_STAGING > 0 && KT_OUT_BYTES == 2)
+#define KT_STORE_CHUNK (KT_WG_N % 64 == 0 ? 64 : 32)
+#define KT_CHUNK_ROW_BYTES (KT_STORE_CHUNK * 2)
+// Chunked staging: where no whole staging tile fits beside the ring (128x256 with 4 stages,
+// 192x192 with 4), each consumer warpgroup gets one buffer of KT_WG_M rows x one column chunk
+// and stores its piece chunk by chunk through it (TMA tensor stores, waiting for the previous
+// chunk's store to finish reading the buffer). cuBLAS's 4-stage 256x128 and 192x192 kernels
+// keep their stages this way; a whole staging tile costs a stage. Reserved by the layout rule
+// alone (also for f32 outputs and in IREE's objects, which store directly and leave it unused).
+#define KT_CHUNK_BYTES (KT_WG_M * KT_CHUNK_ROW_BYTES)
+#define KT_CHUNK_STAGING_BYTES (KT_CONSUMERS * KT_CHUNK_BYTES)
+#define KT_CHUNK_FITS                                                       \
+  (KT_SMEM_WITHOUT_STAGING + KT_CHUNK_STAGING_BYTES <= 232448 &&         \
+   (KT_MIN_BLOCKS > 0 ? KT_MIN_BLOCKS : 1) * (KT_SMEM_WITHOUT_STAGING + KT_CHUNK_STAGING_BYTES + 1024) <= 233472)
+#if KT_STAGING == 0 && !KT_SWAP_AB && !KT_PINGPONG && (KT_WG_N % 32 == 0) && KT_CHUNK_FITS
+#define KT_CHUNK_STAGING 1
+#else
+#define KT_CHUNK_STAGING 0
+#endif
 // Staged tiles leave by TMA tensor stores (one per column chunk per warpgroup) instead of one
 // bulk copy per row: each lane's row address made ptxas issue the row copies one lane at a time
 // (a uniform-register loop, 5M of 21M instructions on 4096x16384x256; session 15). The staging
@@ -126,8 +144,12 @@
 #else
 #define KT_TMA_STORE 0
 #endif
-#define KT_STORE_CHUNK (KT_WG_N % 64 == 0 ? 64 : 32)
-#define KT_CHUNK_ROW_BYTES (KT_STORE_CHUNK * 2)
+#if KT_CHUNK_STAGING && KT_OUT_BYTES == 2 && !defined(KT90_NO_DEFAULT_ENTRY)
+#define KT_CHUNK_STORE 1
+#else
+#define KT_CHUNK_STORE 0
+#endif
+#define KT_BULK_STORES (KT_STAGED_STORES || KT_CHUNK_STORE)
 // Consumers hand a stage back as soon as its wgmmas finish (wait 0) instead of one K tile later
 // (wait 1, keeping two tiles of wgmma in flight): with three stages they otherwise hold two of
 // them, leaving one load in flight. Only with two or more consumer warpgroups on one tile, whose
@@ -443,28 +465,33 @@ __device__ __forceinline__ void kt90_stage_tile(const KtuneGemmParams& p, int ba
 }
 #endif
 
-#if KT_TMA_STORE
-// The same, into 64-column chunks of 128-byte rows, 128-byte swizzle: the 16-byte piece s of row
-// r sits at piece s ^ (r % 8), and r % 8 is this lane's lane % 8 (rows start at multiples of 8).
-// `chunk0` is this warpgroup's first chunk region; chunk c is c * KT_TILE_M * 128 bytes on.
+#if KT_TMA_STORE || KT_CHUNK_STORE
+// The same, into column chunks in the TMA box's swizzle: 64-column chunks of 128-byte rows, the
+// 16-byte piece s of row r at s ^ (r % 8); 32-column chunks of 64-byte rows, s ^ ((r / 2) % 4).
+// r % 8 is this lane's lane % 8 (rows start at multiples of 8). `chunk0` is this warpgroup's
+// first chunk region, chunk c c * KT_TILE_M * KT_CHUNK_ROW_BYTES bytes on; with `only_chunk`,
+// only that chunk, into the buffer at `chunk0` (chunked staging).
 template <bool Plain>
 __device__ __forceinline__ void kt90_stage_tile_swizzled(const KtuneGemmParams& p, int batch, long long row0,
                                                          long long col0, float (&acc)[KT_M_ATOMS][KT_WG_N / 2],
-                                                         kt_u32 chunk0, int warp, int lane) {
+                                                         kt_u32 chunk0, int warp, int lane, int only_chunk = -1) {
+  constexpr int kBlocks = KT_STORE_CHUNK / 8;
   const int quad = lane / 8;
   const int row = warp * 16 + (quad & 1) * 8 + lane % 8;
 #pragma unroll
   for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
     for (int j = 0; j < KT_WG_N / 8; j += 2) {
+      // One chunk only (chunked staging): the loops unroll, so this test is on constants.
+      if (only_chunk >= 0 && j / kBlocks != only_chunk) continue;
       kt_u32 packed[4];
       kt90_pack_blocks<Plain>(p, batch, row0, col0, acc, mi, j, packed);
       // This lane's 8-column block, 16 bytes in its chunk row, at the swizzled position: the
       // 128-byte swizzle XORs the block with row % 8, the 64-byte one with (row / 2) % 4.
+      // With one chunk, chunk0 is that chunk's buffer.
       const int block = j + (quad >> 1);
-      constexpr int kBlocks = KT_STORE_CHUNK / 8;
       const int swizzle = KT_STORE_CHUNK == 64 ? lane % 8 : (lane % 8) >> 1;
-      const kt_u32 at = chunk0 + (block / kBlocks) * (KT_TILE_M * KT_CHUNK_ROW_BYTES) +
+      const kt_u32 at = chunk0 + (only_chunk >= 0 ? 0 : (block / kBlocks) * (KT_TILE_M * KT_CHUNK_ROW_BYTES)) +
                         (mi * 64 + row) * KT_CHUNK_ROW_BYTES + (((block % kBlocks) ^ swizzle) * 16);
       asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(packed[0]),
                    "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
@@ -484,7 +511,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
   const kt_u32 smem_raw = kt_smem_addr(kt_smem);
   const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
   const kt_u32 staging = smem + KT_STAGES * KT_STAGE_BYTES + KT_PANEL_BYTES;
-  const kt_u32 full_bars = staging + KT_STAGING * KT_STAGING_BYTES;
+  const kt_u32 full_bars = staging + KT_STAGING * KT_STAGING_BYTES + KT_CHUNK_STAGING * KT_CHUNK_STAGING_BYTES;
   const kt_u32 empty_bars = full_bars + 8 * KT_STAGES;
 #if KT_PINGPONG
   // after 16 bytes of split-K flags: one "mainloop issued" mbarrier per consumer
@@ -649,11 +676,11 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
   const kt_u32 desc_lo_b = kt_desc_lo(smem + b_offset, b_lbo);
 
   float acc[KT_M_ATOMS][KT_WG_N / 2];
-#if KT_STAGED_STORES
+#if KT_BULK_STORES
   bool bulk_pending = false;  // this thread has bulk stores reading the staging rows
-#if !KT_PINGPONG
-  int staging_slot = 0;       // the staging buffer of the next staged tile
 #endif
+#if KT_STAGED_STORES && !KT_PINGPONG
+  int staging_slot = 0;       // the staging buffer of the next staged tile
 #endif
   int stage = 0;
   kt_u32 phase = 0;
@@ -859,6 +886,33 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #endif
     const bool interior =
         (tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n;
+#if KT_CHUNK_STORE
+    if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
+      // This warpgroup's own chunk buffer, reused chunk by chunk: thread 0 (which issued the
+      // stores) waits until the last one has read it, the barrier tells the others.
+      const int named_barrier = 2 + consumer;
+      const kt_u32 buffer = staging + consumer * KT_CHUNK_BYTES;
+      const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
+#pragma unroll
+      for (int c = 0; c < KT_WG_N / KT_STORE_CHUNK; ++c) {
+        if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+        if (plain)
+          kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, buffer, warp, lane, c);
+        else
+          kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, buffer, warp, lane, c);
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+        if (t == 0) {
+          kt_tma_store_3d(p.tma_d, buffer, tile_n * KT_TILE_N + wg_n * KT_WG_N + KT_STORE_CHUNK * c,
+                          tile_m * KT_TILE_M + wg_m * KT_WG_M, batch);
+          asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+          bulk_pending = true;
+        }
+      }
+      continue;
+    }
+#endif
 #if KT_STAGED_STORES
     if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
       // This warpgroup only, past split-K's barriers: 1, and 2 for pingpong's second warpgroup.
@@ -975,7 +1029,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
         kt_finish_pair(p, batch, row0 + mi * 64 + 8, col0 + 8 * j, acc[mi][4 * j + 2], acc[mi][4 * j + 3]);
       }
   }
-#if KT_STAGED_STORES
+#if KT_BULK_STORES
   if (bulk_pending) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #endif
 }
