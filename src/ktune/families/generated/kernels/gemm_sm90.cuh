@@ -841,8 +841,8 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #pragma unroll
         for (int j = 0; j < KT_WG_N / 8; ++j)
 #pragma unroll
-          for (int h = 0; h < 4; ++h)
-            kt_splitk_add(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j + (h & 1), acc[mi][4 * j + h]);
+          for (int h = 0; h < 4; h += 2)
+            kt_splitk_add2(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j, acc[mi][4 * j + h], acc[mi][4 * j + h + 1]);
       if (kt_splitk_arrive(p, batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag)) {
         // The last slice: the totals of KT_TAKE_BLOCKS 8-column blocks (4 values each) at a
         // time, all loaded before any is used, then those pairs out (0: pair by pair).
