@@ -506,182 +506,479 @@ __device__ __forceinline__ void kt_tma_store_3d(const void* tensor_map, kt_u32 s
 }
 #endif
 
-static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
+// Where the kernel's shared memory pieces are: the 1024-aligned ring, the staging buffers, the
+// stage mbarriers, and (pingpong) the order mbarriers or (B panel) the panel and its mbarriers.
+struct Kt90Smem {
+  kt_u32 raw, base, staging, full_bars, empty_bars;
+  kt_u32 order_bars, panel, panel_full, panel_empty;  // zero where the kernel has none
+};
+static __device__ __forceinline__ Kt90Smem kt90_smem() {
   extern __shared__ __align__(1024) unsigned char kt_smem[];
-  const kt_u32 smem_raw = kt_smem_addr(kt_smem);
-  const kt_u32 smem = (smem_raw + 1023u) & ~1023u;
-  const kt_u32 staging = smem + KT_STAGES * KT_STAGE_BYTES + KT_PANEL_BYTES;
-  const kt_u32 full_bars = staging + KT_STAGING * KT_STAGING_BYTES + KT_CHUNK_STAGING * KT_CHUNK_STAGING_BYTES;
-  const kt_u32 empty_bars = full_bars + 8 * KT_STAGES;
+  Kt90Smem s{};
+  s.raw = kt_smem_addr(kt_smem);
+  s.base = (s.raw + 1023u) & ~1023u;
+  s.staging = s.base + KT_STAGES * KT_STAGE_BYTES + KT_PANEL_BYTES;
+  s.full_bars = s.staging + KT_STAGING * KT_STAGING_BYTES + KT_CHUNK_STAGING * KT_CHUNK_STAGING_BYTES;
+  s.empty_bars = s.full_bars + 8 * KT_STAGES;
 #if KT_PINGPONG
   // after 16 bytes of split-K flags: one "mainloop issued" mbarrier per consumer
-  const kt_u32 order_bars = empty_bars + 8 * KT_STAGES + 16;
+  s.order_bars = s.empty_bars + 8 * KT_STAGES + 16;
 #endif
 #if KT_B_PANEL
   // The B panel sits after the ring; its full/empty mbarriers take the pingpong barriers' place.
-  const kt_u32 panel = smem + KT_STAGES * KT_STAGE_BYTES;
-  const kt_u32 panel_full = empty_bars + 8 * KT_STAGES + 16, panel_empty = panel_full + 8;
+  s.panel = s.base + KT_STAGES * KT_STAGE_BYTES;
+  s.panel_full = s.empty_bars + 8 * KT_STAGES + 16;
+  s.panel_empty = s.panel_full + 8;
 #endif
+  return s;
+}
 
-  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < KT_STAGES; ++s) {
-      kt_mbar_init(full_bars + 8 * s, 1);
-      kt_mbar_init(empty_bars + 8 * s, 4 * KT_STAGE_READERS * KT_CLUSTER_N);  // one arrival per reading warp
-    }
+// Thread 0: the mbarriers, made visible to the async proxy and the cluster, and the tensor maps
+// prefetched.
+static __device__ __forceinline__ void kt90_init_barriers(const Kt90Smem& s, const void* map_a, const void* map_b) {
+  for (int i = 0; i < KT_STAGES; ++i) {
+    kt_mbar_init(s.full_bars + 8 * i, 1);
+    kt_mbar_init(s.empty_bars + 8 * i, 4 * KT_STAGE_READERS * KT_CLUSTER_N);  // one arrival per reading warp
+  }
 #if KT_PINGPONG
-    kt_mbar_init(order_bars, 1);
-    kt_mbar_init(order_bars + 8, 1);
+  kt_mbar_init(s.order_bars, 1);
+  kt_mbar_init(s.order_bars + 8, 1);
 #endif
 #if KT_B_PANEL
-    kt_mbar_init(panel_full, 1);
-    kt_mbar_init(panel_empty, 4 * KT_CONSUMERS);  // every consumer warp is done with the panel
+  kt_mbar_init(s.panel_full, 1);
+  kt_mbar_init(s.panel_empty, 4 * KT_CONSUMERS);  // every consumer warp is done with the panel
 #endif
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_a)) : "memory");
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_b)) : "memory");
-  }
-#if KT_CLUSTER_N > 1
-  kt_cluster_sync();  // both CTAs' barriers exist before either multicasts or arrives remotely
-  const int cta_rank = kt_cluster_rank();
-  const long long unit = blockIdx.x / KT_CLUSTER_N, units = gridDim.x / KT_CLUSTER_N;
-#else
-  __syncthreads();
-  const long long unit = blockIdx.x, units = gridDim.x;
-#endif
-  (void)unit;
-  (void)units;
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_a)) : "memory");
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<kt_u64>(map_b)) : "memory");
+}
 
+// The work items this CTA walks: first, first + step, ... below end. `unit` / `units`: this CTA
+// (or CTA pair) and how many there are.
+struct Kt90Work {
+  long long first, end, step;
+};
+static __device__ __forceinline__ Kt90Work kt90_work(const KtuneGemmParams& p, long long unit, long long units) {
   const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
   const long long work_total = tiles * p.split_k * p.batch;
+  Kt90Work w;
 #if KT_B_PANEL
   // One contiguous run per CTA (sizes differ by at most one item).
-  const long long work_first = work_total * blockIdx.x / gridDim.x;
-  const long long work_end = work_total * (blockIdx.x + 1) / gridDim.x;
-  const long long work_step = 1;
+  (void)unit;
+  (void)units;
+  w.first = work_total * blockIdx.x / gridDim.x;
+  w.end = work_total * (blockIdx.x + 1) / gridDim.x;
+  w.step = 1;
 #elif KT_PERSISTENT
-  const long long work_first = unit;
-  const long long work_step = units;
+  (void)units;
+  w.first = unit;
+  w.end = work_total;
+  w.step = units;
 #else
-  const long long work_first = unit + tiles * (blockIdx.y + static_cast<long long>(p.split_k) * blockIdx.z);
-  const long long work_step = work_total;
+  (void)units;
+  w.first = unit + tiles * (blockIdx.y + static_cast<long long>(p.split_k) * blockIdx.z);
+  w.end = work_total;
+  w.step = work_total;
 #endif
-#if !KT_B_PANEL
-  const long long work_end = work_total;
-#endif
+  return w;
+}
 
-  if (warpgroup == 0) {
-    // ---- producer ----
-#if KT_REBALANCE_REGISTERS
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(KT_PRODUCER_REGS));
-#endif
-    if (threadIdx.x != 0) {
-#if KT_CLUSTER_N > 1
-      // Lanes 1-31 of the producing warp wait for lane 0 at the warp barrier after its loop, not
-      // diverged from it inside the cluster barrier before exit (a guess at why CTA pairs ran
-      // 1.3-2.2x slower on the H100, session 14; not yet measured).
-      if (threadIdx.x < 32) __syncwarp();
-#endif
-      return;
-    }
-    int stage = 0;
-    kt_u32 phase = 0;
+// The producer (thread 0 of warpgroup 0): every work item's K tiles into the ring, each stage
+// once the consumers released it; with a B panel, B's whole K extent once per column.
+static __device__ __forceinline__ void kt90_produce(const KtuneGemmParams& p, const Kt90Smem& s, const void* map_a,
+                                                    const void* map_b, const Kt90Work& work, int cta_rank) {
+  (void)cta_rank;
+  int stage = 0;
+  kt_u32 phase = 0;
 #if KT_B_PANEL
-    long long panel_column = -1;  // batch * tiles_n + tile_n of the panel in shared memory
-    kt_u32 panel_phase = 0;
+  long long panel_column = -1;  // batch * tiles_n + tile_n of the panel in shared memory
+  kt_u32 panel_phase = 0;
 #endif
-    for (long long w = work_first; w < work_end; w += work_step) {
-      int tile, split = 0, batch, tile_m, tile_n;
+  for (long long w = work.first; w < work.end; w += work.step) {
+    int tile, split = 0, batch, tile_m, tile_n;
 #if KT_B_PANEL
-      kt_panel_item(p, w, tile, batch, tile_m, tile_n);
+    kt_panel_item(p, w, tile, batch, tile_m, tile_n);
 #else
-      kt_work_item(p, w, tile, split, batch);
-      kt_tile_coords(p, tile, tile_m, tile_n);
+    kt_work_item(p, w, tile, split, batch);
+    kt_tile_coords(p, tile, tile_m, tile_n);
 #if KT_CLUSTER_N > 1
-      tile_n = tile_n * KT_CLUSTER_N + cta_rank;
+    tile_n = tile_n * KT_CLUSTER_N + cta_rank;
 #endif
 #endif
-      const int m0 = tile_m * KT_TILE_M, n0 = tile_n * KT_TILE_N;
-      long long k_begin;
-      const int k_tiles = kt_k_range(p, split, k_begin);
+    const int m0 = tile_m * KT_TILE_M, n0 = tile_n * KT_TILE_N;
+    long long k_begin;
+    const int k_tiles = kt_k_range(p, split, k_begin);
 #if KT_B_PANEL
-      if (k_tiles > KT_B_PANEL) __trap();  // the host never launches this (sm90_rejects)
-      const long long column = static_cast<long long>(batch) * p.tiles_n + tile_n;
-      if (column != panel_column) {
-        // The consumers are done with the last column's panel once they start this one.
-        kt_mbar_wait(panel_empty, panel_phase ^ 1u);
-        kt_mbar_expect_tx(panel_full, k_tiles * KT_B_TILE_BYTES);
-        for (int kt = 0; kt < k_tiles; ++kt)
-          kt_load_b_tile(panel + kt * KT_B_TILE_BYTES, map_b, panel_full, static_cast<int>(k_begin) + kt * KT_TILE_K, n0, batch);
-        panel_phase ^= 1u;
-        panel_column = column;
-      }
+    if (k_tiles > KT_B_PANEL) __trap();  // the host never launches this (sm90_rejects)
+    const long long column = static_cast<long long>(batch) * p.tiles_n + tile_n;
+    if (column != panel_column) {
+      // The consumers are done with the last column's panel once they start this one.
+      kt_mbar_wait(s.panel_empty, panel_phase ^ 1u);
+      kt_mbar_expect_tx(s.panel_full, k_tiles * KT_B_TILE_BYTES);
+      for (int kt = 0; kt < k_tiles; ++kt)
+        kt_load_b_tile(s.panel + kt * KT_B_TILE_BYTES, map_b, s.panel_full, static_cast<int>(k_begin) + kt * KT_TILE_K, n0,
+                       batch);
+      panel_phase ^= 1u;
+      panel_column = column;
+    }
 #endif
-      for (int kt = 0; kt < k_tiles; ++kt) {
-        const kt_u32 full = full_bars + 8 * stage;
-        kt_mbar_wait(empty_bars + 8 * stage, phase ^ 1u);
-        kt_mbar_expect_tx(full, KT_STAGE_BYTES);
-        const int k0 = static_cast<int>(k_begin) + kt * KT_TILE_K;
-        const kt_u32 tile_a = smem + stage * KT_STAGE_BYTES;
-        kt_load_a_tile(tile_a, map_a, full, k0, m0, batch);
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      const kt_u32 full = s.full_bars + 8 * stage;
+      kt_mbar_wait(s.empty_bars + 8 * stage, phase ^ 1u);
+      kt_mbar_expect_tx(full, KT_STAGE_BYTES);
+      const int k0 = static_cast<int>(k_begin) + kt * KT_TILE_K;
+      const kt_u32 tile_a = s.base + stage * KT_STAGE_BYTES;
+      kt_load_a_tile(tile_a, map_a, full, k0, m0, batch);
 #if !KT_B_PANEL
-        kt_load_b_tile(tile_a + KT_A_TILE_BYTES, map_b, full, k0, n0, batch);
+      kt_load_b_tile(tile_a + KT_A_TILE_BYTES, map_b, full, k0, n0, batch);
 #endif
-        if (++stage == KT_STAGES) {
-          stage = 0;
-          phase ^= 1u;
+      if (++stage == KT_STAGES) {
+        stage = 0;
+        phase ^= 1u;
+      }
+    }
+  }
+}
+
+// Who a consumer thread is: its warpgroup (consumer), that warpgroup's piece of the tile (wg_m,
+// wg_n), its thread in the warpgroup (t), warp and lane.
+struct Kt90Consumer {
+  int index, wg_m, wg_n, t, warp, lane;
+};
+
+// One tile's K loop: waits for each stage, issues its wgmmas (descriptors from the stage-0 low
+// words plus constant offsets) and hands stages back to the producer. Returns the last stage
+// used, which the caller releases after its final wait unless KT_EARLY_RELEASE did already.
+static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_WG_N / 2], const Kt90Smem& s,
+                                                    kt_u32 desc_lo_a, kt_u32 desc_lo_b, int k_tiles, int& stage,
+                                                    kt_u32& phase, int lane) {
+  int previous_stage = 0;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    kt_mbar_wait(s.full_bars + 8 * stage, phase);
+    // Offsets from the ring's start in 16-byte units (descriptor address units).
+    const kt_u32 a_units = stage * (KT_STAGE_BYTES / 16);
+#if KT_B_PANEL
+    const kt_u32 b_units = (s.panel - s.base) / 16 + kt * (KT_B_TILE_BYTES / 16);
+#else
+    const kt_u32 b_units = a_units + KT_A_TILE_BYTES / 16;
+#endif
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+    kt_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < KT_TILE_K / KT_K_STEP; ++kk) {
+#if KT_B_K_CONTIGUOUS
+      const kt_u32 b_step = (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
+#else
+      const kt_u32 b_step = kk * 2048;
+#endif
+      const kt_u64 desc_b = kt_desc(desc_lo_b + b_units + b_step / 16, 1024);
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
+#if KT_A_K_CONTIGUOUS
+        const kt_u32 a_step = (kk / 4) * (KT_TILE_M * 128) + mi * 64 * 128 + (kk % 4) * 32;
+#else
+        const kt_u32 a_step = mi * (KT_TILE_K * 128) + kk * 2048;
+#endif
+        kt_wgmma(acc[mi], kt_desc(desc_lo_a + a_units + a_step / 16, 1024), desc_b, (kt > 0 || kk > 0) ? 1 : 0);
+      }
+    }
+    kt_wgmma_commit();
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+#if KT_EARLY_RELEASE
+    // This K tile's wgmmas done, its stage goes back to the producer at once: the consumers
+    // hold one stage, not two, so a 3-stage ring keeps two loads in flight instead of one.
+    // The other consumer warpgroup's queued wgmmas keep the tensor cores busy meanwhile.
+    kt_wgmma_wait<0>();
+    if (lane == 0) kt_release_stage(s.empty_bars + 8 * stage);
+#else
+    // Keep one K tile of wgmma in flight; the one before it is done reading its stage.
+    if (kt > 0) {
+      kt_wgmma_wait<1>();
+      if (lane == 0) kt_release_stage(s.empty_bars + 8 * previous_stage);
+    }
+#endif
+    previous_stage = stage;
+    if (++stage == KT_STAGES) {
+      stage = 0;
+      phase ^= 1u;
+    }
+  }
+  return previous_stage;
+}
+
+#if KT_SPLIT_K
+// Split-K: this slice's partials into the workspace; the slice that arrives last takes the
+// totals back (KT_TAKE_BLOCKS 8-column blocks of 4 values at a time, all loaded before any is
+// used; 0: pair by pair) and finishes the tile.
+static __device__ __forceinline__ void kt90_split_k_finish(const KtuneGemmParams& p, const Kt90Smem& s,
+                                                           const Kt90Consumer& c, int batch, int tile, long long row0,
+                                                           long long col0, float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
+  extern __shared__ __align__(1024) unsigned char kt_smem[];
+#if KT_PINGPONG
+  // Each warpgroup finishes its own tiles: its own barrier and flag.
+  volatile int* splitk_flag =
+      reinterpret_cast<volatile int*>(kt_smem + (s.empty_bars + 8 * KT_STAGES - s.raw)) + c.index;
+  const int splitk_barrier = 1 + c.index, splitk_threads = 128;
+  const bool splitk_leader = c.t == 0;
+#else
+  volatile int* splitk_flag = reinterpret_cast<volatile int*>(kt_smem + (s.empty_bars + 8 * KT_STAGES - s.raw));
+  const int splitk_barrier = 1, splitk_threads = 128 * KT_CONSUMERS;
+  const bool splitk_leader = c.t == 0 && c.index == 0;
+#endif
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 4; h += 2)
+        kt_splitk_add2(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j, acc[mi][4 * j + h], acc[mi][4 * j + h + 1]);
+  if (!kt_splitk_arrive(p, batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag)) return;
+#if KT_TAKE_BLOCKS == 0
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 4; h += 2) {
+        const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * j;
+        if (i < p.m && jj < p.n) {
+          const float v0 = kt_splitk_take(p, batch, i, jj);
+          const float v1 = jj + 1 < p.n ? kt_splitk_take(p, batch, i, jj + 1) : 0.0f;
+          kt_finish_pair(p, batch, i, jj, v0, v1);
         }
       }
+#else
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j0 = 0; j0 < KT_WG_N / 8; j0 += KT_TAKE_BLOCKS) {
+      float v[KT_TAKE_BLOCKS][4];
+#pragma unroll
+      for (int dj = 0; dj < KT_TAKE_BLOCKS; ++dj)
+#pragma unroll
+        for (int h = 0; h < 4; ++h)
+          v[dj][h] = kt_splitk_take(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * (j0 + dj) + (h & 1));
+#pragma unroll
+      for (int dj = 0; dj < KT_TAKE_BLOCKS; ++dj)
+#pragma unroll
+        for (int h = 0; h < 4; h += 2) {
+          const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * (j0 + dj);
+          if (i < p.m && jj < p.n) kt_finish_pair(p, batch, i, jj, v[dj][h], v[dj][h + 1]);
+        }
     }
-#if KT_CLUSTER_N > 1
-    __syncwarp();
 #endif
+}
+#endif
+
+#if KT_STAGED_STORES
+// A whole tile inside D with 16-byte rows, through a staging buffer: TMA tensor stores of its
+// column chunks (KT_TMA_STORE) or one bulk copy per row. `bulk_pending`: this thread has bulk
+// stores in flight; `staging_slot`: the buffer the next tile uses (not pingpong).
+static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& p, const Kt90Smem& s,
+                                                         const Kt90Consumer& c, int batch, int tile_m, int tile_n,
+                                                         long long row0, long long col0,
+                                                         float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending,
+                                                         int& staging_slot) {
+  // This warpgroup only, past split-K's barriers: 1, and 2 for pingpong's second warpgroup.
+  const int named_barrier = (KT_PINGPONG ? 3 : 2) + c.index;
+#if KT_PINGPONG
+  // This warpgroup's own buffer: its previous tile's stores must be done reading it (the
+  // other warpgroup meanwhile multiplies, which is the point of the schedule).
+  (void)staging_slot;
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+  const kt_u32 buffer = s.staging + c.index * KT_STAGING_BYTES;
+#else
+  // The stores that last read this buffer (KT_STAGING tiles ago) are done reading it; the
+  // other buffer's may still drain.
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
+  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+  const kt_u32 buffer = s.staging + staging_slot * KT_STAGING_BYTES;
+  staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
+#endif
+  const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
+#if KT_TMA_STORE
+  // This warpgroup's column chunks: global chunk wg_n * (KT_WG_N / KT_STORE_CHUNK) + i of the
+  // tile, rows wg_m * KT_WG_M on.
+  const kt_u32 chunk0 = buffer + (c.wg_n * (KT_WG_N / KT_STORE_CHUNK) * KT_TILE_M + c.wg_m * KT_WG_M) * KT_CHUNK_ROW_BYTES;
+  if (plain)
+    kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, chunk0, c.warp, c.lane);
+  else
+    kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, chunk0, c.warp, c.lane);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+  if (c.t == 0) {
+#pragma unroll
+    for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i)
+      kt_tma_store_3d(p.tma_d, chunk0 + i * (KT_TILE_M * KT_CHUNK_ROW_BYTES),
+                      tile_n * KT_TILE_N + c.wg_n * KT_WG_N + KT_STORE_CHUNK * i, tile_m * KT_TILE_M + c.wg_m * KT_WG_M,
+                      batch);
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    bulk_pending = true;
+  }
+#else
+  // stmatrix: lane l gives the row address of row l % 8 of 8x8 matrix l / 8, the matrices
+  // being (block j, rows 0-7), (j, 8-15), (j + 1, 0-7), (j + 1, 8-15) of this warp's 16 rows.
+  const int quad = c.lane / 8;
+  const kt_u32 piece = buffer + (c.wg_m * KT_WG_M + c.warp * 16 + (quad & 1) * 8 + c.lane % 8) * KT_STAGING_ROW_BYTES +
+                       (c.wg_n * KT_WG_N + 8 * (quad >> 1)) * 2;
+  if (plain)
+    kt90_stage_tile<true>(p, batch, row0, col0, acc, piece);
+  else
+    kt90_stage_tile<false>(p, batch, row0, col0, acc, piece);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+  for (int r = c.t; r < KT_WG_M; r += 128) {
+    const int row = c.wg_m * KT_WG_M + r;
+    const kt_u32 src = buffer + row * KT_STAGING_ROW_BYTES + c.wg_n * KT_WG_N * 2;
+    char* dst = static_cast<char*>(p.d) + (batch * p.batch_stride_d + (static_cast<long long>(tile_m) * KT_TILE_M + row) * p.ldd +
+                                           static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N) *
+                                              KT_OUT_BYTES;
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src),
+                 "n"(KT_WG_N * KT_OUT_BYTES)
+                 : "memory");
+  }
+  if (c.t < KT_WG_M) {
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    bulk_pending = true;
+  }
+#endif
+}
+#endif
+
+#if KT_CHUNK_STORE
+// A whole tile inside D with 16-byte rows, chunk by chunk through this warpgroup's own chunk
+// buffer (chunked staging): thread 0 (which issued the stores) waits until the last one has
+// read the buffer, the barrier tells the others.
+static __device__ __forceinline__ void kt90_store_chunked(const KtuneGemmParams& p, const Kt90Smem& s,
+                                                          const Kt90Consumer& c, int batch, int tile_m, int tile_n,
+                                                          long long row0, long long col0,
+                                                          float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending) {
+  const int named_barrier = 2 + c.index;
+  const kt_u32 buffer = s.staging + c.index * KT_CHUNK_BYTES;
+  const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
+#pragma unroll
+  for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i) {
+    if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+    if (plain)
+      kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, buffer, c.warp, c.lane, i);
+    else
+      kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, buffer, c.warp, c.lane, i);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+    if (c.t == 0) {
+      kt_tma_store_3d(p.tma_d, buffer, tile_n * KT_TILE_N + c.wg_n * KT_WG_N + KT_STORE_CHUNK * i,
+                      tile_m * KT_TILE_M + c.wg_m * KT_WG_M, batch);
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      bulk_pending = true;
+    }
+  }
+}
+#endif
+
+// A tile straight from the accumulators. Inside D with even row and batch strides: no bounds
+// checks, and one 4- or 8-byte store per pair from a pointer the compiler can step with
+// immediates; otherwise pair by pair with bounds checks (and, swapped, transposed).
+static __device__ __forceinline__ void kt90_store_direct(const KtuneGemmParams& p, int batch, bool interior,
+                                                         long long row0, long long col0,
+                                                         float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
+  if (!KT_SWAP_AB && interior && ((p.ldd | p.batch_stride_d) & 1) == 0 &&
+      (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
+#if KT_OUT_TYPE == 2
+    typedef float2 kt_pair_t;
+#else
+    typedef kt_u32 kt_pair_t;
+#endif
+    const long long ldd = p.ldd;
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
+      const long long i = row0 + mi * 64;
+      char* row_top = static_cast<char*>(p.d) + (batch * p.batch_stride_d + i * ldd + col0) * KT_OUT_BYTES;
+      char* row_bottom = row_top + 8 * ldd * KT_OUT_BYTES;
+#pragma unroll
+      for (int j = 0; j < KT_WG_N / 8; ++j) {
+        const long long jj = col0 + 8 * j;
+        float v[4];
+#pragma unroll
+        for (int h = 0; h < 4; ++h) v[h] = kt_epilogue_value(p, batch, i + (h >> 1) * 8, jj + (h & 1), acc[mi][4 * j + h]);
+#if KT_OUT_TYPE == 2
+        kt_pair_t top, bottom;
+        top.x = v[0];
+        top.y = v[1];
+        bottom.x = v[2];
+        bottom.y = v[3];
+#elif KT_OUT_TYPE == 1
+        const kt_pair_t top = kt_pack_bf16x2(v[0], v[1]), bottom = kt_pack_bf16x2(v[2], v[3]);
+#else
+        const kt_pair_t top = kt_pack_f16x2(v[0], v[1]), bottom = kt_pack_f16x2(v[2], v[3]);
+#endif
+        *reinterpret_cast<kt_pair_t*>(row_top + 8 * j * KT_OUT_BYTES) = top;
+        *reinterpret_cast<kt_pair_t*>(row_bottom + 8 * j * KT_OUT_BYTES) = bottom;
+      }
+    }
     return;
   }
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; ++j) {
+      kt_finish_pair(p, batch, row0 + mi * 64, col0 + 8 * j, acc[mi][4 * j], acc[mi][4 * j + 1]);
+      kt_finish_pair(p, batch, row0 + mi * 64 + 8, col0 + 8 * j, acc[mi][4 * j + 2], acc[mi][4 * j + 3]);
+    }
+}
 
-  // ---- consumers ----
-#if KT_REBALANCE_REGISTERS
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(KT_CONSUMER_REGS));
-#endif
-  const int consumer = warpgroup - 1;
+// A consumer warpgroup: for each of its work items, the K loop into fp32 accumulators, then
+// split-K's reduction or the tile's store.
+static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, const Kt90Smem& s, const Kt90Work& work,
+                                                    int warpgroup, int cta_rank) {
+  (void)cta_rank;
+  Kt90Consumer c;
+  c.index = warpgroup - 1;
 #if KT_PINGPONG
-  const int wg_m = 0, wg_n = 0;
+  c.wg_m = 0;
+  c.wg_n = 0;
 #else
-  const int wg_m = consumer / KT_SUBGROUP_N, wg_n = consumer % KT_SUBGROUP_N;
+  c.wg_m = c.index / KT_SUBGROUP_N;
+  c.wg_n = c.index % KT_SUBGROUP_N;
 #endif
-  const int t = static_cast<int>(threadIdx.x) % 128;
-  const int warp = t / 32, lane = t % 32;
+  c.t = static_cast<int>(threadIdx.x) % 128;
+  c.warp = c.t / 32;
+  c.lane = c.t % 32;
 
   // Descriptor addresses of this warpgroup's operand pieces inside a stage, and how they move
   // per 16-wide K step.
 #if KT_A_K_CONTIGUOUS
-  const kt_u32 a_offset = (wg_m * KT_WG_M) * 128;
+  const kt_u32 a_offset = (c.wg_m * KT_WG_M) * 128;
   const kt_u32 a_lbo = 16;
 #else
-  const kt_u32 a_offset = (wg_m * KT_WG_M / 64) * (KT_TILE_K * 128);
+  const kt_u32 a_offset = (c.wg_m * KT_WG_M / 64) * (KT_TILE_K * 128);
   const kt_u32 a_lbo = KT_TILE_K * 128;
 #endif
 #if KT_B_K_CONTIGUOUS
-  const kt_u32 b_offset = (wg_n * KT_WG_N) * 128;
+  const kt_u32 b_offset = (c.wg_n * KT_WG_N) * 128;
   const kt_u32 b_lbo = 16;
 #else
-  const kt_u32 b_offset = (wg_n * KT_WG_N / 64) * (KT_TILE_K * 128);
+  const kt_u32 b_offset = (c.wg_n * KT_WG_N / 64) * (KT_TILE_K * 128);
   const kt_u32 b_lbo = KT_TILE_K * 128;
 #endif
-
   // Descriptor low words of this warpgroup's pieces in stage 0 (kt_desc_lo); B's counted from
   // the start of the ring too (a stage's B tile follows its A tile; a panel follows the ring).
-  const kt_u32 desc_lo_a = kt_desc_lo(smem + a_offset, a_lbo);
-  const kt_u32 desc_lo_b = kt_desc_lo(smem + b_offset, b_lbo);
+  const kt_u32 desc_lo_a = kt_desc_lo(s.base + a_offset, a_lbo);
+  const kt_u32 desc_lo_b = kt_desc_lo(s.base + b_offset, b_lbo);
 
   float acc[KT_M_ATOMS][KT_WG_N / 2];
-#if KT_BULK_STORES
   bool bulk_pending = false;  // this thread has bulk stores reading the staging rows
-#endif
-#if KT_STAGED_STORES && !KT_PINGPONG
   int staging_slot = 0;       // the staging buffer of the next staged tile
-#endif
+  (void)bulk_pending;
+  (void)staging_slot;
   int stage = 0;
   kt_u32 phase = 0;
   int local_item = 0;
@@ -689,7 +986,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
   long long panel_column = -1;
   kt_u32 panel_phase = 0;
 #endif
-  for (long long w = work_first; w < work_end; w += work_step, ++local_item) {
+  for (long long w = work.first; w < work.end; w += work.step, ++local_item) {
     int tile, split = 0, batch, tile_m, tile_n;
 #if KT_B_PANEL
     kt_panel_item(p, w, tile, batch, tile_m, tile_n);
@@ -701,13 +998,13 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #if KT_B_PANEL
     const long long column = static_cast<long long>(batch) * p.tiles_n + tile_n;
     if (column != panel_column) {
-      kt_mbar_wait(panel_full, panel_phase);
+      kt_mbar_wait(s.panel_full, panel_phase);
       panel_phase ^= 1u;
       panel_column = column;
     }
 #endif
 #if KT_PINGPONG
-    if ((local_item & 1) != consumer) {
+    if ((local_item & 1) != c.index) {
       // The other warpgroup's item: its K tiles pass through the ring before our next one.
       const int advanced = stage + k_tiles;
       phase ^= static_cast<kt_u32>((advanced / KT_STAGES) & 1);
@@ -741,77 +1038,21 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #if KT_PINGPONG
     // Start waiting on our stages only once the other warpgroup has passed all of its own (its
     // previous item): a stage's "full" parity would otherwise alias across laps of the ring.
-    if (local_item > 0) kt_mbar_wait(order_bars + 8 * (consumer ^ 1), static_cast<kt_u32>(((local_item - 1) >> 1) & 1));
+    if (local_item > 0) kt_mbar_wait(s.order_bars + 8 * (c.index ^ 1), static_cast<kt_u32>(((local_item - 1) >> 1) & 1));
 #endif
-    int previous_stage = 0;
-    for (int kt = 0; kt < k_tiles; ++kt) {
-      kt_mbar_wait(full_bars + 8 * stage, phase);
-      // Offsets from the ring's start in 16-byte units (descriptor address units).
-      const kt_u32 a_units = stage * (KT_STAGE_BYTES / 16);
-#if KT_B_PANEL
-      const kt_u32 b_units = (panel - smem) / 16 + kt * (KT_B_TILE_BYTES / 16);
-#else
-      const kt_u32 b_units = a_units + KT_A_TILE_BYTES / 16;
-#endif
-#pragma unroll
-      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-        for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
-      kt_wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < KT_TILE_K / KT_K_STEP; ++kk) {
-#if KT_B_K_CONTIGUOUS
-        const kt_u32 b_step = (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
-#else
-        const kt_u32 b_step = kk * 2048;
-#endif
-        const kt_u64 desc_b = kt_desc(desc_lo_b + b_units + b_step / 16, 1024);
-#pragma unroll
-        for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
-#if KT_A_K_CONTIGUOUS
-          const kt_u32 a_step = (kk / 4) * (KT_TILE_M * 128) + mi * 64 * 128 + (kk % 4) * 32;
-#else
-          const kt_u32 a_step = mi * (KT_TILE_K * 128) + kk * 2048;
-#endif
-          kt_wgmma(acc[mi], kt_desc(desc_lo_a + a_units + a_step / 16, 1024), desc_b, (kt > 0 || kk > 0) ? 1 : 0);
-        }
-      }
-      kt_wgmma_commit();
-#pragma unroll
-      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-        for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
-#if KT_EARLY_RELEASE
-      // This K tile's wgmmas done, its stage goes back to the producer at once: the consumers
-      // hold one stage, not two, so a 3-stage ring keeps two loads in flight instead of one.
-      // The other consumer warpgroup's queued wgmmas keep the tensor cores busy meanwhile.
-      kt_wgmma_wait<0>();
-      if (lane == 0) kt_release_stage(empty_bars + 8 * stage);
-#else
-      // Keep one K tile of wgmma in flight; the one before it is done reading its stage.
-      if (kt > 0) {
-        kt_wgmma_wait<1>();
-        if (lane == 0) kt_release_stage(empty_bars + 8 * previous_stage);
-      }
-#endif
-      previous_stage = stage;
-      if (++stage == KT_STAGES) {
-        stage = 0;
-        phase ^= 1u;
-      }
-    }
+    const int previous_stage = kt90_mma_tile(acc, s, desc_lo_a, desc_lo_b, k_tiles, stage, phase, c.lane);
 #if KT_PINGPONG
-    if (t == 0) kt_mbar_arrive(order_bars + 8 * consumer);
+    if (c.t == 0) kt_mbar_arrive(s.order_bars + 8 * c.index);
 #endif
     kt_wgmma_wait<0>();
-    if (!KT_EARLY_RELEASE && k_tiles > 0 && lane == 0) kt_release_stage(empty_bars + 8 * previous_stage);
+    if (!KT_EARLY_RELEASE && k_tiles > 0 && c.lane == 0) kt_release_stage(s.empty_bars + 8 * previous_stage);
 #if KT_B_PANEL
     // The last item of this column in our run: its MMAs are done with the panel, so the producer
     // may load the next column's while this tile's epilogue runs (not after it).
-    if (w + 1 < work_end && lane == 0) {
+    if (w + 1 < work.end && c.lane == 0) {
       int next_tile, next_batch, next_m, next_n;
       kt_panel_item(p, w + 1, next_tile, next_batch, next_m, next_n);
-      if (static_cast<long long>(next_batch) * p.tiles_n + next_n != column) kt_mbar_arrive(panel_empty);
+      if (static_cast<long long>(next_batch) * p.tiles_n + next_n != column) kt_mbar_arrive(s.panel_empty);
     }
 #endif
 #pragma unroll
@@ -821,66 +1062,11 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 
     // ---- epilogue: accumulator (mi, 4j + h) sits at row warp*16 + lane/4 (+8 for h >= 2),
     // column 8j + 2*(lane%4) (+1 for odd h) of this warpgroup's piece.
-    const long long row0 = static_cast<long long>(tile_m) * KT_TILE_M + wg_m * KT_WG_M + warp * 16 + lane / 4;
-    const long long col0 = static_cast<long long>(tile_n) * KT_TILE_N + wg_n * KT_WG_N + 2 * (lane % 4);
+    const long long row0 = static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M + c.warp * 16 + c.lane / 4;
+    const long long col0 = static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N + 2 * (c.lane % 4);
 #if KT_SPLIT_K
     if (p.split_k > 1) {
-#if KT_PINGPONG
-      // Each warpgroup finishes its own tiles: its own barrier and flag.
-      volatile int* splitk_flag =
-          reinterpret_cast<volatile int*>(kt_smem + (empty_bars + 8 * KT_STAGES - smem_raw)) + consumer;
-      const int splitk_barrier = 1 + consumer, splitk_threads = 128;
-      const bool splitk_leader = t == 0;
-#else
-      volatile int* splitk_flag = reinterpret_cast<volatile int*>(kt_smem + (empty_bars + 8 * KT_STAGES - smem_raw));
-      const int splitk_barrier = 1, splitk_threads = 128 * KT_CONSUMERS;
-      const bool splitk_leader = t == 0 && consumer == 0;
-#endif
-#pragma unroll
-      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-        for (int j = 0; j < KT_WG_N / 8; ++j)
-#pragma unroll
-          for (int h = 0; h < 4; h += 2)
-            kt_splitk_add2(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j, acc[mi][4 * j + h], acc[mi][4 * j + h + 1]);
-      if (kt_splitk_arrive(p, batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag)) {
-        // The last slice: the totals of KT_TAKE_BLOCKS 8-column blocks (4 values each) at a
-        // time, all loaded before any is used, then those pairs out (0: pair by pair).
-#if KT_TAKE_BLOCKS == 0
-#pragma unroll
-        for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-          for (int j = 0; j < KT_WG_N / 8; ++j)
-#pragma unroll
-            for (int h = 0; h < 4; h += 2) {
-              const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * j;
-              if (i < p.m && jj < p.n) {
-                const float v0 = kt_splitk_take(p, batch, i, jj);
-                const float v1 = jj + 1 < p.n ? kt_splitk_take(p, batch, i, jj + 1) : 0.0f;
-                kt_finish_pair(p, batch, i, jj, v0, v1);
-              }
-            }
-#else
-#pragma unroll
-        for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-          for (int j0 = 0; j0 < KT_WG_N / 8; j0 += KT_TAKE_BLOCKS) {
-            float v[KT_TAKE_BLOCKS][4];
-#pragma unroll
-            for (int dj = 0; dj < KT_TAKE_BLOCKS; ++dj)
-#pragma unroll
-              for (int h = 0; h < 4; ++h)
-                v[dj][h] = kt_splitk_take(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * (j0 + dj) + (h & 1));
-#pragma unroll
-            for (int dj = 0; dj < KT_TAKE_BLOCKS; ++dj)
-#pragma unroll
-              for (int h = 0; h < 4; h += 2) {
-                const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * (j0 + dj);
-                if (i < p.m && jj < p.n) kt_finish_pair(p, batch, i, jj, v[dj][h], v[dj][h + 1]);
-              }
-          }
-#endif
-      }
+      kt90_split_k_finish(p, s, c, batch, tile, row0, col0, acc);
       continue;
     }
 #endif
@@ -888,150 +1074,64 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
         (tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n;
 #if KT_CHUNK_STORE
     if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
-      // This warpgroup's own chunk buffer, reused chunk by chunk: thread 0 (which issued the
-      // stores) waits until the last one has read it, the barrier tells the others.
-      const int named_barrier = 2 + consumer;
-      const kt_u32 buffer = staging + consumer * KT_CHUNK_BYTES;
-      const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
-#pragma unroll
-      for (int c = 0; c < KT_WG_N / KT_STORE_CHUNK; ++c) {
-        if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-        asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-        if (plain)
-          kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, buffer, warp, lane, c);
-        else
-          kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, buffer, warp, lane, c);
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-        if (t == 0) {
-          kt_tma_store_3d(p.tma_d, buffer, tile_n * KT_TILE_N + wg_n * KT_WG_N + KT_STORE_CHUNK * c,
-                          tile_m * KT_TILE_M + wg_m * KT_WG_M, batch);
-          asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-          bulk_pending = true;
-        }
-      }
+      kt90_store_chunked(p, s, c, batch, tile_m, tile_n, row0, col0, acc, bulk_pending);
       continue;
     }
 #endif
 #if KT_STAGED_STORES
     if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
-      // This warpgroup only, past split-K's barriers: 1, and 2 for pingpong's second warpgroup.
-      const int named_barrier = (KT_PINGPONG ? 3 : 2) + consumer;
-#if KT_PINGPONG
-      // This warpgroup's own buffer: its previous tile's stores must be done reading it (the
-      // other warpgroup meanwhile multiplies, which is the point of the schedule).
-      if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-      asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-      const kt_u32 buffer = staging + consumer * KT_STAGING_BYTES;
-#else
-      // The stores that last read this buffer (KT_STAGING tiles ago) are done reading it; the
-      // other buffer's may still drain.
-      if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
-      asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-      const kt_u32 buffer = staging + staging_slot * KT_STAGING_BYTES;
-      staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
-#endif
-#if KT_TMA_STORE
-      {
-        // This warpgroup's column chunks: global chunk wg_n * (KT_WG_N / KT_STORE_CHUNK) + c of
-        // the tile, rows wg_m * KT_WG_M on.
-        const kt_u32 chunk0 =
-            buffer + (wg_n * (KT_WG_N / KT_STORE_CHUNK) * KT_TILE_M + wg_m * KT_WG_M) * KT_CHUNK_ROW_BYTES;
-        if (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
-          kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, chunk0, warp, lane);
-        else
-          kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, chunk0, warp, lane);
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-        if (t == 0) {
-#pragma unroll
-          for (int c = 0; c < KT_WG_N / KT_STORE_CHUNK; ++c)
-            kt_tma_store_3d(p.tma_d, chunk0 + c * (KT_TILE_M * KT_CHUNK_ROW_BYTES),
-                            tile_n * KT_TILE_N + wg_n * KT_WG_N + KT_STORE_CHUNK * c, tile_m * KT_TILE_M + wg_m * KT_WG_M,
-                            batch);
-          asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-          bulk_pending = true;
-        }
-        continue;
-      }
-#endif
-      // stmatrix: lane l gives the row address of row l % 8 of 8x8 matrix l / 8, the matrices
-      // being (block j, rows 0-7), (j, 8-15), (j + 1, 0-7), (j + 1, 8-15) of this warp's 16 rows.
-      const int quad = lane / 8;
-      const kt_u32 piece = buffer + (wg_m * KT_WG_M + warp * 16 + (quad & 1) * 8 + lane % 8) * KT_STAGING_ROW_BYTES +
-                           (wg_n * KT_WG_N + 8 * (quad >> 1)) * 2;
-      if (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
-        kt90_stage_tile<true>(p, batch, row0, col0, acc, piece);
-      else
-        kt90_stage_tile<false>(p, batch, row0, col0, acc, piece);
-      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-      for (int r = t; r < KT_WG_M; r += 128) {
-        const int row = wg_m * KT_WG_M + r;
-        const kt_u32 src = buffer + row * KT_STAGING_ROW_BYTES + wg_n * KT_WG_N * 2;
-        char* dst = static_cast<char*>(p.d) +
-                    (batch * p.batch_stride_d + (static_cast<long long>(tile_m) * KT_TILE_M + row) * p.ldd +
-                     static_cast<long long>(tile_n) * KT_TILE_N + wg_n * KT_WG_N) * KT_OUT_BYTES;
-        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src),
-                     "n"(KT_WG_N * KT_OUT_BYTES)
-                     : "memory");
-      }
-      if (t < KT_WG_M) {
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        bulk_pending = true;
-      }
+      kt90_store_staged(p, s, c, batch, tile_m, tile_n, row0, col0, acc, bulk_pending, staging_slot);
       continue;
     }
 #endif
-    // Tiles wholly inside D with even row and batch strides: no bounds checks, and one 4- or
-    // 8-byte store per pair from a pointer the compiler can step with immediates.
-    if (!KT_SWAP_AB && interior && ((p.ldd | p.batch_stride_d) & 1) == 0 &&
-        (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
-#if KT_OUT_TYPE == 2
-      typedef float2 kt_pair_t;
-#else
-      typedef kt_u32 kt_pair_t;
-#endif
-      const long long ldd = p.ldd;
-#pragma unroll
-      for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
-        const long long i = row0 + mi * 64;
-        char* row_top = static_cast<char*>(p.d) + (batch * p.batch_stride_d + i * ldd + col0) * KT_OUT_BYTES;
-        char* row_bottom = row_top + 8 * ldd * KT_OUT_BYTES;
-#pragma unroll
-        for (int j = 0; j < KT_WG_N / 8; ++j) {
-          const long long jj = col0 + 8 * j;
-          float v[4];
-#pragma unroll
-          for (int h = 0; h < 4; ++h) v[h] = kt_epilogue_value(p, batch, i + (h >> 1) * 8, jj + (h & 1), acc[mi][4 * j + h]);
-#if KT_OUT_TYPE == 2
-          kt_pair_t top, bottom;
-          top.x = v[0];
-          top.y = v[1];
-          bottom.x = v[2];
-          bottom.y = v[3];
-#elif KT_OUT_TYPE == 1
-          const kt_pair_t top = kt_pack_bf16x2(v[0], v[1]), bottom = kt_pack_bf16x2(v[2], v[3]);
-#else
-          const kt_pair_t top = kt_pack_f16x2(v[0], v[1]), bottom = kt_pack_f16x2(v[2], v[3]);
-#endif
-          *reinterpret_cast<kt_pair_t*>(row_top + 8 * j * KT_OUT_BYTES) = top;
-          *reinterpret_cast<kt_pair_t*>(row_bottom + 8 * j * KT_OUT_BYTES) = bottom;
-        }
-      }
-      continue;
-    }
-#pragma unroll
-    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-      for (int j = 0; j < KT_WG_N / 8; ++j) {
-        kt_finish_pair(p, batch, row0 + mi * 64, col0 + 8 * j, acc[mi][4 * j], acc[mi][4 * j + 1]);
-        kt_finish_pair(p, batch, row0 + mi * 64 + 8, col0 + 8 * j, acc[mi][4 * j + 2], acc[mi][4 * j + 3]);
-      }
+    kt90_store_direct(p, batch, interior, row0, col0, acc);
   }
 #if KT_BULK_STORES
   if (bulk_pending) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #endif
+}
+
+static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
+  const Kt90Smem s = kt90_smem();
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  if (threadIdx.x == 0) kt90_init_barriers(s, map_a, map_b);
+#if KT_CLUSTER_N > 1
+  kt_cluster_sync();  // both CTAs' barriers exist before either multicasts or arrives remotely
+  const int cta_rank = kt_cluster_rank();
+  const long long unit = blockIdx.x / KT_CLUSTER_N, units = gridDim.x / KT_CLUSTER_N;
+#else
+  __syncthreads();
+  const int cta_rank = 0;
+  const long long unit = blockIdx.x, units = gridDim.x;
+#endif
+  const Kt90Work work = kt90_work(p, unit, units);
+
+  if (warpgroup == 0) {
+    // ---- producer ----
+#if KT_REBALANCE_REGISTERS
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(KT_PRODUCER_REGS));
+#endif
+    if (threadIdx.x != 0) {
+#if KT_CLUSTER_N > 1
+      // Lanes 1-31 of the producing warp wait for lane 0 at the warp barrier after its loop, not
+      // diverged from it inside the cluster barrier before exit (a guess at why CTA pairs ran
+      // 1.3-2.2x slower on the H100, session 14; not yet measured).
+      if (threadIdx.x < 32) __syncwarp();
+#endif
+      return;
+    }
+    kt90_produce(p, s, map_a, map_b, work, cta_rank);
+#if KT_CLUSTER_N > 1
+    __syncwarp();
+#endif
+    return;
+  }
+
+  // ---- consumers ----
+#if KT_REBALANCE_REGISTERS
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(KT_CONSUMER_REGS));
+#endif
+  kt90_consume(p, s, work, warpgroup, cta_rank);
 }
 
 
