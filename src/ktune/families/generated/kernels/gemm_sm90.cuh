@@ -421,7 +421,7 @@ __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, l
 // The kernel's body. `map_a` and `map_b` are A's and B's tensor maps: the parameter block's own
 // (the default entry below) or maps built in global memory by kt90_build_tensor_maps (an IREE
 // dispatch, whose only parameters are its buffers). TMA reads a map from either space.
-#if KT_STAGED_STORES
+#if KT_STAGED_STORES || KT_CHUNK_STORE
 // The stmatrix.x4 operands of 8-column blocks j and j + 1 of atom mi: rows lane/4 and lane/4 + 8,
 // finished (Plain: alpha 1, nothing else: the accumulators as they are) and packed to 16 bits.
 template <bool Plain>
@@ -444,6 +444,9 @@ __device__ __forceinline__ void kt90_pack_blocks(const KtuneGemmParams& p, int b
 #endif
   }
 }
+#endif
+
+#if KT_STAGED_STORES
 
 // The finished 16-bit tile of one consumer warp into the staging rows at `piece` (this lane's
 // stmatrix row address), two 8-column blocks per stmatrix.x4: a quarter of the shared-memory
