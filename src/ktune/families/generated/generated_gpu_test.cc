@@ -294,6 +294,34 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
 }
 
+// Tile widths in steps of 32 (96, 160, 224; the space has them for whole waves) with a
+// K-contiguous B: staged TMA stores in 32-column chunks (wg piece 160 or 96), chunked staging
+// (224 with 4 stages), bulk row copies (a piece of 80 or 112 columns, not whole chunks), ragged
+// M and N, pairs, split-K, a batch and C + bias, each verified against fp64.
+TEST(GeneratedGpu, TileWidthsInStepsOf32) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  for (const char* layout : {"nt", "tt"}) {
+    const std::string l(layout);
+    verify_knobs(make(1000, 2000, 520, gemm::Precision::BF16, layout), wgmma(256, 160, 2, 1, 3, true), "256x160 " + l);
+    verify_knobs(make(1000, 2000, 520, gemm::Precision::F16, layout), wgmma(128, 160, 1, 2, 4, true), "128x160 sg1x2 " + l);
+    verify_knobs(make(777, 1000, 256, gemm::Precision::F16, layout), wgmma(128, 224, 2, 1, 4, true), "128x224 4 stages " + l);
+    verify_knobs(make(777, 1000, 256, gemm::Precision::BF16, layout), wgmma(128, 224, 1, 2, 3, false), "128x224 sg1x2 " + l);
+    verify_knobs(make(300, 1000, 4096, gemm::Precision::F16, layout), wgmma(64, 96, 1, 1, 5, true), "64x96 " + l);
+  }
+  GeneratedKnobs pair = wgmma(256, 160, 2, 1, 3, true);
+  pair.cluster_n = 2;
+  verify_knobs(make(1024, 10240, 1024, gemm::Precision::BF16, "nt"), pair, "1024x10240x1024 256x160 pairs");
+  GeneratedKnobs split = wgmma(128, 160, 1, 1, 4, true);
+  split.split_k = 4;
+  verify_knobs(make(512, 1000, 8192, gemm::Precision::F16, "nt"), split, "512x1000x8192 128x160 split 4");
+  gemm::GemmProblem batched = make(512, 800, 512, gemm::Precision::BF16, "nt");
+  batched.batch = 3;
+  batched.beta = 0.5;
+  batched.bias = true;
+  verify_knobs(batched, wgmma(128, 160, 2, 1, 3, true), "3 x 512x800x512 128x160, C and bias");
+}
+
 // Chunked staging (no staging tile beside 4 stages): 128x256 stores 64-column chunks, 192x192
 // in two warpgroups 32-column ones, each chunk through one buffer per warpgroup; edge tiles store
 // directly. Every layout, persistent or not, pairs, a batch, C + bias (16-bit out) and an f32

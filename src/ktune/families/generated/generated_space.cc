@@ -329,22 +329,27 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     // while they walk down a column (b_panel) instead of reading it again for every tile.
     // Panels with a 192-row or 192-column tile never came within 1.4x of the best kernel on any
     // of the 44 suite shapes (H100, session 14, 40 kernels measured per shape; 128x192 with a
-    // panel ran 2.1-2.8x): they only take measuring slots.
+    // panel ran 2.1-2.8x): they only take measuring slots, and so would the 32-column steps.
     const int tile_k = wgmma_knobs(64, 64, 1, 1, 3, false, traits.in_type).tile_k;
     const int whole_k_tiles = static_cast<int>(ceil_div(traits.k, tile_k));
     // Small tiles also with deep rings (8-16 stages) and 32 columns: long K over small M and N
     // is latency-bound, and bytes in flight per SM decide (256x128x16384: 64x32 with 12 stages
     // and split-K 8 ran 16.9 us, 64x64 with 4-5 stages 19.5-21; cuBLAS runs 64x32 with 16
     // stages there; H100, session 15).
+    // Columns in steps of 32 as well (96, 160, 224: any width whose warpgroup piece is a whole
+    // number of 32-column TMA store chunks): the SMs fill in whole waves where powers of two
+    // leave a partial one. cuBLASLt does the same with its N tile (its m): 1024x10240x8192 runs
+    // as 256 tiles of 320x128 (1.94 waves on 132 SMs, against 2.42 for 128x256 tiles),
+    // 512x5120x13824 as 124 tiles of 168x128 (one wave) (H100, session 17).
     for (int tm : {64, 128, 192, 256})
-      for (int tn : {32, 64, 128, 192, 256})
+      for (int tn : {32, 64, 96, 128, 160, 192, 224, 256})
         for (int sm : {1, 2})
           for (int sn : {1, 2})
             for (int stages : {3, 4, 5, 8, 12, 16})
               for (bool persistent : {false, true})
                 for (int split : splits)
                   for (int panel : {0, whole_k_tiles}) {
-                    if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles || tm == 192 || tn == 192))
+                    if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles || tm == 192 || tn % 64 != 0))
                       continue;
                     if ((stages > 5 && (tm > 64 || tn > 64)) || (tn == 32 && tm > 64)) continue;
                     GeneratedKnobs k = wgmma_knobs(tm, tn, sm, sn, stages, persistent, traits.in_type);
@@ -485,6 +490,8 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([](GeneratedKnobs& k) { k.tile_n /= 2; });
     step([](GeneratedKnobs& k) { k.tile_n = k.tile_n * 3 / 4; });
     step([](GeneratedKnobs& k) { k.tile_n = k.tile_n * 3 / 2; });
+    step([](GeneratedKnobs& k) { k.tile_n += 32; });
+    step([](GeneratedKnobs& k) { k.tile_n -= 32; });
     step([](GeneratedKnobs& k) { k.stages += 1; });
     step([](GeneratedKnobs& k) { k.stages -= 1; });
     step([](GeneratedKnobs& k) { std::swap(k.subgroup_m, k.subgroup_n); });

@@ -224,6 +224,26 @@ TEST(GeneratedSpace, ClusterPairsJoinTheSpaceUnlessTurnedOff) {
   EXPECT_LT(pair->estimate.l2_seconds, estimate(single, traits, device).l2_seconds);
 }
 
+// Tile widths in steps of 32 join the space where B is K-contiguous (an N-contiguous B needs
+// whole 64-column swizzle rows per warpgroup), and the model takes them where they fill the SMs
+// in whole waves: 1024x10240 in 256 tiles of 256x160 (1.94 waves on 132 SMs) against 320 of
+// 128x256 (2.42, a third wave mostly idle).
+TEST(GeneratedSpace, TileWidthsInStepsOf32FillWholeWaves) {
+  const DeviceTraits device = h100();
+  SpaceOptions options;
+  options.max_candidates = 20;
+  const ProblemTraits nt = problem_traits(make_problem(1024, 10240, 8192, gemm::Precision::BF16, "nt"));
+  const std::vector<RankedKnobs> chosen = select_candidates(nt, device, options);
+  ASSERT_FALSE(chosen.empty());
+  EXPECT_EQ(chosen.front().knobs.tile_n % 64, 32) << chosen.front().knobs.tile_m << "x" << chosen.front().knobs.tile_n;
+  EXPECT_LT(chosen.front().estimate.waves, 2.0);
+  const ProblemTraits nn = problem_traits(make_problem(1024, 10240, 8192, gemm::Precision::BF16, "nn"));
+  for (const RankedKnobs& r : rank_space(nn, device, options)) {
+    if (r.knobs.path != KernelPath::Wgmma || r.knobs.swap_ab) continue;
+    EXPECT_EQ((r.knobs.tile_n / r.knobs.subgroup_n) % 64, 0) << r.knobs.tile_n << "/" << r.knobs.subgroup_n;
+  }
+}
+
 TEST(GeneratedSpace, Fp8AndTf32GetWgmmaKernelsWithTheirOwnKTilesAndRates) {
   const DeviceTraits hopper = h100();
   SpaceOptions options;
