@@ -343,7 +343,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     // 512x5120x13824 as 124 tiles of 168x128 (one wave) (H100, session 17).
     for (int tm : {64, 128, 192, 256})
       for (int tn : {32, 64, 96, 128, 160, 192, 224, 256})
-        for (int sm : {1, 2})
+        for (int sm : {1, 2, 3})
           for (int sn : {1, 2})
             for (int stages : {3, 4, 5, 8, 12, 16})
               for (bool persistent : {false, true})
@@ -352,6 +352,10 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles || tm == 192 || tn % 64 != 0))
                       continue;
                     if ((stages > 5 && (tm > 64 || tn > 64)) || (tn == 32 && tm > 64)) continue;
+                    // Three consumer warpgroups of 64 rows only for 192-row tiles: each issues
+                    // m64nN wgmmas over the whole width, where two side by side (1x2) issue
+                    // half-width ones that read A from shared memory twice as often per flop.
+                    if (sm == 3 && (tm != 192 || sn != 1)) continue;
                     GeneratedKnobs k = wgmma_knobs(tm, tn, sm, sn, stages, persistent, traits.in_type);
                     k.split_k = split;
                     k.b_panel = panel;
