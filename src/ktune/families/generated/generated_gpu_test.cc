@@ -156,8 +156,8 @@ TEST(GeneratedGpu, EveryLayoutBothPaths) {
   }
 }
 
-// Tiles of 192 rows (three wgmma M atoms per consumer), every layout, ragged edges, plain and
-// persistent, checked against fp64 whatever the model would pick.
+// Tiles of 192 rows (three wgmma M atoms per consumer, or three consumers of one atom), every
+// layout, ragged edges, plain and persistent, checked against fp64 whatever the model would pick.
 TEST(GeneratedGpu, TilesOf192Rows) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
@@ -176,6 +176,14 @@ TEST(GeneratedGpu, TilesOf192Rows) {
       k.stages = 4;
       k.persistent = persistent;
       verify_knobs(problem, k, std::string(layout) + (persistent ? " persistent" : ""));
+      // Three 64-row consumer warpgroups over the whole width (sg3x1), in pairs once.
+      k.subgroup_m = 3;
+      k.subgroup_n = 1;
+      k.cluster_n = persistent && traits.a_k_contiguous ? 2 : 1;
+      verify_knobs(problem, k, std::string(layout) + (k.cluster_n == 2 ? " persistent pairs" : "") + " sg3x1");
+      k.subgroup_m = 1;
+      k.subgroup_n = 2;
+      k.cluster_n = 1;
     }
   }
 }
