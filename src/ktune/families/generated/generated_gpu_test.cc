@@ -270,6 +270,35 @@ TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
   verify_knobs(make(3000, 1000, 128, gemm::Precision::TF32, "nt"), panel, "tf32 3000x1000x128, a B panel");
 }
 
+// fp8 and tf32 operands that are not K-contiguous: the kernel reads a transposed K-major copy
+// (repack.h). tf32 in every other layout, with ragged M, N and K (K = 1002: the copy pads rows to
+// 1004), beside an aligned-row copy of A (nn, 2002 f32 per row); fp8 tn in a batch; split-K, CTA
+// pairs and the epilogue with C, bias and gelu; the model's best two per problem. Against fp64.
+TEST(GeneratedGpu, TransposedCopiesForKMajorOnlyTypes) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  EXPECT_GE(verify_all(make(1000, 3000, 2002, gemm::Precision::TF32, "nn")), 2);
+  EXPECT_GE(verify_all(make(777, 1001, 1002, gemm::Precision::TF32, "tn")), 2);
+  EXPECT_GE(verify_all(make(513, 1000, 1002, gemm::Precision::TF32, "tt")), 2);
+  gemm::GemmProblem fp8 = make(1000, 520, 264, gemm::Precision::F8E4M3, "tn");
+  fp8.batch = 3;
+  EXPECT_GE(verify_all(fp8), 2);
+  GeneratedKnobs k = wgmma(128, 128, 2, 1, 4, true);
+  k.tile_k = 32;
+  gemm::GemmProblem tf32 = make(777, 1000, 1000, gemm::Precision::TF32, "nn");
+  tf32.bias = true;
+  tf32.beta = -1.0;
+  tf32.activation = gemm::Activation::Gelu;
+  verify_knobs(tf32, k, "tf32 777x1000x1000 nn, C, bias, gelu");
+  GeneratedKnobs pair = k;
+  pair.cluster_n = 2;
+  verify_knobs(make(1000, 1104, 520, gemm::Precision::TF32, "tn"), pair, "tf32 1000x1104x520 tn, CTA pairs");
+  GeneratedKnobs split = wgmma(64, 64, 1, 1, 8, false);
+  split.tile_k = 32;
+  split.split_k = 4;
+  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), split, "tf32 256x128x8192 nn, split-K 4");
+}
+
 // CTA pairs sharing A by TMA multicast (cluster_n 2): every layout,
 // an odd number of tile columns (5 of 256: the last pair's second CTA computes zeros past N and
 // stores nothing), ragged M and K,

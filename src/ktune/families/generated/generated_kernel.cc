@@ -49,12 +49,8 @@ std::optional<std::string> unsupported_reason(const gemm::GemmProblem& problem) 
   using gemm::Precision;
   if (problem.precision == Precision::F32)
     return "ktune's generated kernels use tensor cores; strict fp32 (no tf32) is left to cuBLASLt";
-  const bool narrow_or_wide = problem.precision == Precision::F8E4M3 || problem.precision == Precision::TF32;
-  // fp8 and tf32 wgmma read both operands K-major (no transposed form), and mma.sync has no
-  // kernel for them here: only x @ w.T storage (layout nt) runs.
-  if (narrow_or_wide && (problem.a_transposed || !problem.b_transposed))
-    return "ktune's generated " + std::string(gemm::precision_name(problem.precision)) +
-           " kernels need K contiguous in A and B (layout nt; wgmma reads these types K-major only)";
+  // fp8 and tf32 run on wgmma only, which reads them K-major: an operand stored otherwise is
+  // transposed into a K-major copy before the GEMM (repack.h).
   const gemm::Storage in = problem.a_storage();
   if (problem.precision == Precision::F8E4M3) {
     if (problem.out == gemm::Storage::F8E4M3) return "an fp8 output is not supported (bf16, f16 or f32)";
@@ -108,7 +104,10 @@ ProblemTraits problem_traits(const gemm::GemmProblem& problem) {
   return t;
 }
 
-ProblemTraits kernel_traits(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
+namespace {
+
+// The operands as the kernel's A and B: swapped for swap_ab, before any copy.
+ProblemTraits swapped_traits(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
   if (!knobs.swap_ab) return traits;
   ProblemTraits t = traits;
   std::swap(t.m, t.n);
@@ -119,13 +118,21 @@ ProblemTraits kernel_traits(const GeneratedKnobs& knobs, const ProblemTraits& tr
   return t;
 }
 
+}  // namespace
+
+ProblemTraits kernel_traits(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
+  const ProblemTraits swapped = swapped_traits(knobs, traits);
+  return knobs.path == KernelPath::Wgmma ? sm90_read_traits(swapped) : swapped;
+}
+
 std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTraits& user_traits,
                                    const DeviceTraits& device) {
   if (auto reason = path_unavailable_reason(knobs.path, device)) return reason;
   const ProblemTraits traits = kernel_traits(knobs, user_traits);
   if (knobs.swap_ab && knobs.path != KernelPath::Wgmma) return "swap_ab is a wgmma-path knob";
   // The copies would have to follow the swap (repack.h); decode shapes never need them.
-  if (knobs.swap_ab && sm90_repacks(traits).any()) return "swap_ab does not combine with repacked (misaligned) operands";
+  if (knobs.swap_ab && sm90_repacks(swapped_traits(knobs, user_traits)).any())
+    return "swap_ab does not combine with repacked (misaligned or transposed) operands";
   if (knobs.split_k < 1) return "split_k must be at least 1";
   if (knobs.swizzle_group < 1) return "the rasterisation group must be at least 1";
   if (knobs.tile_k < 1) return "the reduction tile must be positive";
@@ -203,7 +210,7 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& user_traits
   }
   launch.grid = {grid[0], grid[1], grid[2]};
   launch.needs_split_k_buffers = knobs.split_k > 1;
-  if (knobs.path == KernelPath::Wgmma) launch.repacks = sm90_repacks(traits);
+  if (knobs.path == KernelPath::Wgmma) launch.repacks = sm90_repacks(swapped_traits(knobs, user_traits));
   launch.counter_count = traits.batch * ceil_div(traits.m, knobs.tile_m) * ceil_div(traits.n, knobs.tile_n);
   return launch;
 }

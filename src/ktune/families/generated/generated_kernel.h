@@ -37,8 +37,10 @@ std::optional<std::string> path_unavailable_reason(KernelPath path, const Device
 ProblemTraits problem_traits(const gemm::GemmProblem& problem);
 
 // The problem the kernel itself computes: `traits` unless knobs.swap_ab, which swaps M and N,
-// A's and B's contiguity and alignment (D^T = B^T A^T). The functions of this header take the
-// problem's traits and apply this themselves; the path files (sm90_path.h) take its result.
+// A's and B's contiguity and alignment (D^T = B^T A^T); on the wgmma path an fp8/tf32 operand
+// that is not K-contiguous is read from its K-major copy (repack.h), so it is K-contiguous here.
+// The functions of this header take the problem's traits and apply this themselves; the path
+// files (sm90_path.h) take its result.
 ProblemTraits kernel_traits(const GeneratedKnobs& knobs, const ProblemTraits& traits);
 
 // Why `knobs` cannot run `traits` (the path's own rules plus split-K sanity), or nullopt.

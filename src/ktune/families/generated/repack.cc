@@ -22,14 +22,54 @@ RepackPlan plan(int alignment_bytes, int element_bytes, std::int64_t inner, std:
   return p;
 }
 
+// `outer` (K) rows of `inner` (M or N) elements, copied as `inner` rows of K.
+RepackPlan transposed(int element_bytes, std::int64_t inner, std::int64_t outer, std::int64_t batch) {
+  RepackPlan p;
+  p.active = true;
+  p.transpose = true;
+  p.element_bytes = element_bytes;
+  p.inner = inner;
+  p.outer = outer;
+  p.batch = batch;
+  p.ld_src = inner;
+  p.stride_src = inner * outer;
+  p.ld_dst = round_up(outer, 16 / element_bytes);
+  p.stride_dst = p.ld_dst * inner;
+  return p;
+}
+
+// fp8 and tf32 wgmma take no transposed shared-memory operand.
+bool k_major_only(const ProblemTraits& t) { return in_type_bytes(t.in_type) != 2; }
+
 }  // namespace
 
 Repacks sm90_repacks(const ProblemTraits& t) {
   const int bytes = in_type_bytes(t.in_type);
   Repacks r;
-  r.a = t.a_k_contiguous ? plan(t.a_alignment_bytes, bytes, t.k, t.m, t.batch) : plan(t.a_alignment_bytes, bytes, t.m, t.k, t.batch);
-  r.b = t.b_k_contiguous ? plan(t.b_alignment_bytes, bytes, t.k, t.n, t.batch) : plan(t.b_alignment_bytes, bytes, t.n, t.k, t.batch);
+  if (t.a_k_contiguous)
+    r.a = plan(t.a_alignment_bytes, bytes, t.k, t.m, t.batch);
+  else
+    r.a = k_major_only(t) ? transposed(bytes, t.m, t.k, t.batch) : plan(t.a_alignment_bytes, bytes, t.m, t.k, t.batch);
+  if (t.b_k_contiguous)
+    r.b = plan(t.b_alignment_bytes, bytes, t.k, t.n, t.batch);
+  else
+    r.b = k_major_only(t) ? transposed(bytes, t.n, t.k, t.batch) : plan(t.b_alignment_bytes, bytes, t.n, t.k, t.batch);
   return r;
+}
+
+ProblemTraits sm90_read_traits(const ProblemTraits& traits) {
+  ProblemTraits t = traits;
+  const Repacks r = sm90_repacks(traits);
+  if (r.a.transpose) {
+    t.a_k_contiguous = true;
+    t.a_alignment_bytes = 16;
+  }
+  if (r.b.transpose) {
+    t.b_k_contiguous = true;
+    t.b_alignment_bytes = 16;
+  }
+  t.ab_alignment_bytes = std::min(t.a_alignment_bytes, t.b_alignment_bytes);
+  return t;
 }
 
 std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a, const void* b, void* scratch,
@@ -38,9 +78,11 @@ std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a,
   auto add = [&](const RepackPlan& p, const void* source, std::int64_t offset) {
     if (!p.active) return;
     RepackLaunch l;
-    // One warp per row, eight rows per CTA, at most 16 CTAs per SM walking the rest.
-    const std::int64_t rows = p.outer * p.batch;
-    const std::int64_t ctas = std::min<std::int64_t>((rows + 7) / 8, static_cast<std::int64_t>(std::max(1, sm_count)) * 16);
+    // One warp per row, eight rows per CTA; transposed: one 32x32 tile per CTA at a time. At
+    // most 16 CTAs per SM, walking the rest.
+    const std::int64_t units = p.transpose ? p.batch * ((p.inner + 31) / 32) * ((p.ld_dst + 31) / 32)
+                                           : (p.outer * p.batch + 7) / 8;
+    const std::int64_t ctas = std::min<std::int64_t>(units, static_cast<std::int64_t>(std::max(1, sm_count)) * 16);
     l.grid = {static_cast<unsigned>(std::max<std::int64_t>(1, ctas)), 1, 1};
     l.params.src = source;
     l.params.dst = static_cast<unsigned char*>(scratch) + offset;
@@ -51,6 +93,7 @@ std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a,
     l.params.ld_dst = p.ld_dst;
     l.params.stride_src = p.stride_src;
     l.params.stride_dst = p.stride_dst;
+    l.params.transpose = p.transpose ? 1 : 0;
     out.push_back(l);
   };
   add(repacks.a, a, 0);

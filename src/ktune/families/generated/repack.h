@@ -7,6 +7,11 @@
 // The copy runs before every GEMM launch and is part of every measurement of such a kernel, and
 // the model charges it (generated_space.cc). cuBLASLt falls back to kernels with narrow loads
 // there (511x1000x4097 f16: 49 us against ~20 for this path, H100, session 15).
+//
+// The same copy transposes an fp8 or tf32 operand whose K is not its contiguous dimension (tf32
+// "nn": B stored K x N): wgmma reads these types K-major only (no transpose immediate, unlike
+// 16-bit types), so the kernel reads a K-major copy instead. That copy moves the whole operand
+// (4096^2 f32: 128 MB of traffic, ~50 us on an H100); it is measured and charged like the rest.
 
 #include <array>
 #include <cstdint>
@@ -23,14 +28,18 @@ inline constexpr unsigned kRepackThreads = 256;
 // One operand's copy, in elements: `outer` rows of `inner` contiguous elements per batch entry.
 struct RepackPlan {
   bool active = false;
+  // The copy is the source's transpose: `inner` rows of `outer` elements (K-major) out of
+  // `outer` rows of `inner`.
+  bool transpose = false;
   int element_bytes = 2;
   std::int64_t inner = 0, outer = 0, batch = 1;
   std::int64_t ld_src = 0, ld_dst = 0;          // row pitch before and after
   std::int64_t stride_src = 0, stride_dst = 0;  // batch entry pitch before and after
+  std::int64_t rows_dst() const { return transpose ? inner : outer; }
   std::int64_t bytes() const { return active ? batch * stride_dst * element_bytes : 0; }
   // Bytes the copy moves: every element read once and written once (padding included).
   double traffic_bytes() const {
-    return active ? static_cast<double>(batch) * outer * (inner + ld_dst) * element_bytes : 0.0;
+    return active ? static_cast<double>(batch) * (outer * inner + rows_dst() * ld_dst) * element_bytes : 0.0;
   }
 };
 
@@ -42,11 +51,16 @@ struct Repacks {
   std::int64_t bytes() const { return b.active ? b_offset() + b.bytes() : a.bytes(); }
 };
 
-// The copies the wgmma path needs for this problem (none when every row and batch entry of A and
-// B starts 16-byte aligned).
+// The copies the wgmma path needs for this problem, given the operand layouts the kernel is asked
+// to read (after swap_ab): none when every row and batch entry of A and B starts 16-byte
+// aligned and fp8/tf32 operands are K-contiguous.
 Repacks sm90_repacks(const ProblemTraits& traits);
 
-// One launch of ktune_repack_sm90 (kRepackThreads threads, no shared memory).
+// The layouts the wgmma kernel itself reads: an operand with a transposed copy is K-contiguous.
+ProblemTraits sm90_read_traits(const ProblemTraits& traits);
+
+// One launch of ktune_repack_sm90 (kRepackThreads threads; a transposing copy uses a static
+// 32x33-element shared tile).
 struct RepackLaunch {
   std::array<unsigned, 3> grid{1, 1, 1};
   KtuneRepackParams params{};

@@ -81,5 +81,67 @@ TEST(Repack, LaunchesAndParamsReadTheCopies) {
   EXPECT_FALSE(plan_launch(sync, traits, device).repacks.any());
 }
 
+// tf32 nn (B stored K x N): wgmma reads tf32 K-major only, so B is copied transposed, N rows of
+// K padded to 16 bytes, and the kernel reads that copy as a K-contiguous operand. A, already
+// K-contiguous with 16-byte rows, is read in place.
+TEST(Repack, TransposesATf32OperandThatIsNotKMajor) {
+  const gemm::GemmProblem problem = make_problem(1000, 3000, 2002, gemm::Precision::TF32, "nn");
+  const ProblemTraits traits = problem_traits(problem);
+  const Repacks r = sm90_repacks(traits);
+  ASSERT_TRUE(r.b.active);
+  EXPECT_TRUE(r.b.transpose);
+  EXPECT_TRUE(r.a.active);  // 2002 f32 per row: 8008 bytes, off 16 (an aligned copy, not a transpose)
+  EXPECT_FALSE(r.a.transpose);
+  EXPECT_EQ(r.b.inner, 3000);
+  EXPECT_EQ(r.b.outer, 2002);
+  EXPECT_EQ(r.b.ld_src, 3000);
+  EXPECT_EQ(r.b.ld_dst, 2004);  // K rounded to 4 f32
+  EXPECT_EQ(r.b.rows_dst(), 3000);
+  EXPECT_EQ(r.b.stride_dst, 2004 * 3000);
+  EXPECT_DOUBLE_EQ(r.b.traffic_bytes(), (2002.0 * 3000 + 3000.0 * 2004) * 4);
+
+  const ProblemTraits read = kernel_traits(wgmma(), traits);
+  EXPECT_TRUE(read.a_k_contiguous && read.b_k_contiguous);
+  GeneratedKnobs k = testing_support::wgmma_knobs(128, 128, 32, 2, 1, 4);
+  EXPECT_FALSE(rejects(k, traits, DeviceTraits{})) << *rejects(k, traits, DeviceTraits{});
+  EXPECT_NE(emit_source(k, traits).find("#define KT_B_K_CONTIGUOUS 1\n"), std::string::npos);
+  const Launch launch = plan_launch(k, traits, DeviceTraits{});
+  alignas(16) static unsigned char a[16], b[16], scratch[16];
+  DeviceOperands operands;
+  operands.a = a;
+  operands.b = b;
+  operands.repack = scratch;
+  const KtuneGemmParams p = make_params(k, traits, problem, operands, launch, DeviceTraits{});
+  EXPECT_EQ(p.b, scratch + launch.repacks.b_offset());
+  EXPECT_EQ(p.ldb, 2004);
+  EXPECT_EQ(p.batch_stride_b, 2004 * 3000);
+  const std::vector<RepackLaunch> launches = repack_launches(launch.repacks, a, b, scratch, 132);
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[1].params.transpose, 1);
+  EXPECT_EQ(launches[0].params.transpose, 0);
+  EXPECT_EQ(launches[1].grid[0], 132u * 16);  // 94 x 63 tiles of 32x32, walked by 16 CTAs per SM
+
+  // swap_ab would have to transpose the swapped operands too: refused.
+  GeneratedKnobs swapped = testing_support::wgmma_knobs(64, 16, 32, 1, 1, 8);
+  swapped.swap_ab = true;
+  EXPECT_TRUE(rejects(swapped, problem_traits(make_problem(16, 4096, 4096, gemm::Precision::TF32, "nn")), DeviceTraits{}));
+  // 16-bit types are read transposed by wgmma itself: no copy.
+  EXPECT_FALSE(sm90_repacks(problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::BF16, "tn"))).any());
+}
+
+// fp8 tn: both operands stored K-outer; both copies transpose, with K padded to 16 bytes, and a
+// batch keeps its own stride per copy.
+TEST(Repack, TransposesBothFp8OperandsOfEveryBatchEntry) {
+  const Repacks r = sm90_repacks(problem_traits(make_problem(100, 200, 40, gemm::Precision::F8E4M3, "tn", 2)));
+  ASSERT_TRUE(r.a.transpose && r.b.transpose);
+  EXPECT_EQ(r.a.inner, 100);
+  EXPECT_EQ(r.a.ld_dst, 48);
+  EXPECT_EQ(r.a.stride_dst, 48 * 100);
+  EXPECT_EQ(r.a.stride_src, 100 * 40);
+  EXPECT_EQ(r.b.inner, 200);
+  EXPECT_EQ(r.b.stride_dst, 48 * 200);
+  EXPECT_EQ(r.bytes(), r.b_offset() + 2 * 48 * 200);
+}
+
 }  // namespace
 }  // namespace ktune::generated

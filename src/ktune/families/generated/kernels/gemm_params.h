@@ -45,13 +45,15 @@ struct KtuneGemmParams {
 
 // ktune_repack_sm90's parameter (families/generated/repack.h): batch x outer rows of `inner`
 // elements from `src` (pitches ld_src, stride_src) to `dst` (ld_dst, stride_dst; 16-byte rows,
-// the padding zeroed). All counts in elements.
+// the padding zeroed), or with `transpose` their transpose (inner rows of `outer`, padded to
+// ld_dst). All counts in elements.
 struct KtuneRepackParams {
   const void* src;
   void* dst;
   long long inner, outer, batch;
   long long ld_src, ld_dst;
   long long stride_src, stride_dst;
+  int transpose;
 };
 
 #endif  // KTUNE_GEMM_PARAMS_H

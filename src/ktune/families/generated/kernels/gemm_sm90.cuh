@@ -1171,7 +1171,39 @@ typedef unsigned int kt_repack_t;
 #else
 typedef unsigned short kt_repack_t;
 #endif
+// The transposed copy of an fp8/tf32 operand that is not K-contiguous (wgmma reads these
+// K-major only): 32x32 tiles through shared memory, so reads and writes both run along rows.
+// Source row r (0..outer) becomes column r of the copy; columns from outer to ld_dst are zeroed.
+static __device__ __forceinline__ void kt_repack_transposed(const KtuneRepackParams& p) {
+  __shared__ kt_repack_t tile[32][33];
+  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;  // 32 x 8 threads
+  const long long tiles_in = (p.inner + 31) / 32, tiles_out = (p.ld_dst + 31) / 32;
+  const long long tiles = p.batch * tiles_in * tiles_out;
+  for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const long long batch = t / (tiles_in * tiles_out), rest = t % (tiles_in * tiles_out);
+    const long long i0 = (rest % tiles_in) * 32, o0 = (rest / tiles_in) * 32;  // inner, outer origins
+    const kt_repack_t* src = static_cast<const kt_repack_t*>(p.src) + batch * p.stride_src;
+    kt_repack_t* dst = static_cast<kt_repack_t*>(p.dst) + batch * p.stride_dst;
+#pragma unroll
+    for (int r = ty; r < 32; r += 8) {
+      const long long o = o0 + r, i = i0 + tx;
+      tile[r][tx] = o < p.outer && i < p.inner ? __ldg(src + o * p.ld_src + i) : kt_repack_t(0);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = ty; r < 32; r += 8) {
+      const long long i = i0 + r, o = o0 + tx;
+      if (i < p.inner && o < p.ld_dst) dst[i * p.ld_dst + o] = tile[tx][r];
+    }
+    __syncthreads();
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(256) ktune_repack_sm90(const __grid_constant__ KtuneRepackParams p) {
+  if (p.transpose) {
+    kt_repack_transposed(p);
+    return;
+  }
   constexpr int per_vector = 16 / KT_IN_BYTES;
   const int lane = threadIdx.x % 32;
   const long long rows = p.outer * p.batch;
