@@ -102,29 +102,38 @@ struct GemmExecutor::Plan {
   kc::CUmodule module = nullptr;
   kc::CUfunction function = nullptr;
   kc::CUfunction repack_function = nullptr;  // when launch.repacks.any() (generated/repack.h)
+  kc::CUfunction reduce_function = nullptr;  // when launch.reduce_grid (split-K slices summed)
   std::vector<generated::RepackLaunch> repacks;
   bool compile_cached = false;
   generated::DeviceOperands last_operands;  // what `params` was made for
   KtuneGemmParams params{};
   bool params_valid = false;
 
+  bool split_reduce() const { return launch.reduce_grid > 0; }
+  // The zeroed buffer of atomic split-K, or the slices of a separate reduction.
   std::size_t split_k_workspace_bytes() const {
-    return launch.needs_split_k_buffers ? static_cast<std::size_t>(problem.d_elements()) * sizeof(float) : 0;
+    return launch.needs_split_k_buffers && !split_reduce() ? static_cast<std::size_t>(launch.split_k_workspace_floats) * sizeof(float)
+                                                           : 0;
+  }
+  std::size_t split_slices_bytes() const {
+    return split_reduce() ? static_cast<std::size_t>(launch.split_k_workspace_floats) * sizeof(float) : 0;
   }
   std::size_t counter_bytes() const {
     return launch.needs_split_k_buffers ? static_cast<std::size_t>(launch.counter_count) * sizeof(unsigned) : 0;
   }
 };
 
-// Per-stream scratch memory, grown on demand. Split-K kernels leave their partial sums and tile
-// counters zero when they finish, so both are zeroed once, when allocated.
+// Per-stream scratch memory, grown on demand. Split-K kernels with atomic adds leave their
+// partial sums and tile counters zero when they finish, so both are zeroed once, when allocated.
+// Kernels with a separate reduction (split_reduce) leave their slices behind: they get a buffer
+// of their own, which they overwrite whole on every launch.
 struct GemmExecutor::Scratch {
   std::mutex mutex;  // held from growing the buffers to the launch that uses them
   struct Buffer {
     kc::CUdeviceptr pointer = 0;
     std::size_t bytes = 0;
   };
-  Buffer lt_workspace, split_k_workspace, counters, repack;
+  Buffer lt_workspace, split_k_workspace, counters, repack, split_slices;
 };
 
 GemmExecutor::GemmExecutor(int ordinal) : libs_(std::make_unique<Libraries>()) {
@@ -154,7 +163,8 @@ GemmExecutor::~GemmExecutor() {
     // The whole context, not each stream: the application may have destroyed streams it ran on.
     libs_->api().cuCtxSynchronize();
     for (auto& [stream, scratch] : scratch_) {
-      for (const Scratch::Buffer* b : {&scratch->lt_workspace, &scratch->split_k_workspace, &scratch->counters, &scratch->repack})
+      for (const Scratch::Buffer* b : {&scratch->lt_workspace, &scratch->split_k_workspace, &scratch->counters, &scratch->repack,
+                                       &scratch->split_slices})
         if (b->pointer) libs_->api().cuMemFree(b->pointer);
     }
     for (const auto& p : plans_)
@@ -233,6 +243,9 @@ int GemmExecutor::add_plan(const nlohmann::json& pick) {
       if (p->launch.repacks.any())
         libs_->check(libs_->api().cuModuleGetFunction(&p->repack_function, p->module, generated::kRepackSymbol),
                      "cuModuleGetFunction(operand repack)");
+      if (p->launch.reduce_grid > 0)
+        libs_->check(libs_->api().cuModuleGetFunction(&p->reduce_function, p->module, generated::kReduceSymbol),
+                     "cuModuleGetFunction(split-K reduction)");
       libs_->check(libs_->api().cuFuncSetAttribute(p->function, kc::cu::kFuncMaxDynamicSharedSizeBytes,
                                                    p->launch.shape.dynamic_shared_bytes),
                    "cuFuncSetAttribute(max dynamic shared memory)");
@@ -275,6 +288,7 @@ void GemmExecutor::grow_scratch(Scratch& scratch, kc::CUstream stream, const Pla
   grow(scratch.split_k_workspace, p.split_k_workspace_bytes(), true);
   grow(scratch.counters, p.counter_bytes(), true);
   grow(scratch.repack, static_cast<std::size_t>(p.launch.repacks.bytes()), false);
+  grow(scratch.split_slices, p.split_slices_bytes(), false);
 }
 
 RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
@@ -311,7 +325,8 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
   }
   generated::DeviceOperands operands{b.a, b.b, b.c, b.d, b.bias, nullptr, nullptr};
   if (scratch) {
-    operands.workspace = reinterpret_cast<float*>(static_cast<std::uintptr_t>(scratch->split_k_workspace.pointer));
+    operands.workspace = reinterpret_cast<float*>(
+        static_cast<std::uintptr_t>(p.split_reduce() ? scratch->split_slices.pointer : scratch->split_k_workspace.pointer));
     operands.counters = reinterpret_cast<unsigned*>(static_cast<std::uintptr_t>(scratch->counters.pointer));
     operands.repack = reinterpret_cast<void*>(static_cast<std::uintptr_t>(scratch->repack.pointer));
   }
@@ -338,14 +353,18 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
                                            static_cast<unsigned>(p.launch.shape.dynamic_shared_bytes), stream, arguments,
                                            nullptr),
                "cuLaunchKernel(generated gemm)");
+  if (p.launch.reduce_grid > 0)
+    libs_->check(libs_->api().cuLaunchKernel(p.reduce_function, p.launch.reduce_grid, 1, 1, generated::kReduceThreads, 1, 1, 0,
+                                             stream, arguments, nullptr),
+                 "cuLaunchKernel(split-K reduction)");
   return RunResult::Enqueued;
 }
 
 nlohmann::json GemmExecutor::describe(int id) const {
   const Plan& p = plan(id);
   nlohmann::json j{{"problem_name", p.problem_name}, {"family", p.family}, {"config", p.config},
-                   {"workspace_bytes", p.workspace_bytes + p.split_k_workspace_bytes() + p.counter_bytes() +
-                                           static_cast<std::size_t>(p.launch.repacks.bytes())}};
+                   {"workspace_bytes", p.workspace_bytes + p.split_k_workspace_bytes() + p.split_slices_bytes() +
+                                           p.counter_bytes() + static_cast<std::size_t>(p.launch.repacks.bytes())}};
   if (p.family == "generated") {
     j["grid"] = p.launch.grid;
     j["threads"] = p.launch.shape.threads;

@@ -444,6 +444,38 @@ TEST(GemmExecutorGpu, SplitKGeneratedKernelRunsTwice) {
   std::printf("  %s\n", pick.label.c_str());
 }
 
+// Split-K's two schemes on one stream's scratch: slices summed by a second kernel leave their
+// partials behind in a buffer of their own, so an atomic split-K kernel run after them (whose
+// buffer must be zero) is still correct, and so is the reducing one again.
+TEST(GemmExecutorGpu, BothSplitKSchemesShareAStream) {
+  REQUIRE_GPU();
+  if (!gpu().generated_skip.empty()) GTEST_SKIP() << gpu().generated_skip;
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "split_reduce is a wgmma (sm_90) knob";
+  const GemmProblem problem = make(256, 128, 8192, Precision::BF16, "nt");
+  const generated::ProblemTraits traits = generated::problem_traits(problem);
+  generated::GeneratedKnobs atomic;
+  atomic.path = generated::KernelPath::Wgmma;
+  atomic.tile_m = 64;
+  atomic.tile_n = 64;
+  atomic.tile_k = 64;
+  atomic.subgroup_m = atomic.subgroup_n = 1;
+  atomic.stages = 8;
+  atomic.split_k = 8;
+  generated::GeneratedKnobs reduced = atomic;
+  reduced.split_reduce = true;
+  ASSERT_FALSE(generated::rejects(atomic, traits, gpu().traits));
+  ASSERT_FALSE(generated::rejects(reduced, traits, gpu().traits));
+  GemmExecutor executor(0);
+  Inputs inputs(problem, 9);
+  const Pick pick_reduced = generated_pick(problem, reduced), pick_atomic = generated_pick(problem, atomic);
+  const int plan_reduced = executor.add_plan(pick_reduced.json), plan_atomic = executor.add_plan(pick_atomic.json);
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round + 1));
+    run_and_check(executor, plan_reduced, inputs, pick_reduced);
+    run_and_check(executor, plan_atomic, inputs, pick_atomic);
+  }
+}
+
 // The C ABI end to end: JSON text in, an enqueued GEMM out.
 TEST(GemmCapiGpu, RunsAPickFromJsonText) {
   REQUIRE_GPU();

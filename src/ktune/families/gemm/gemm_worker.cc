@@ -246,7 +246,7 @@ struct GemmWorker::State {
 
   // Zeroed split-K workspace and counters large enough for `launch` (grown on demand).
   void prepare_split_k(const generated::Launch& launch) {
-    const std::size_t workspace_bytes = static_cast<std::size_t>(problem.d_elements()) * sizeof(float);
+    const std::size_t workspace_bytes = static_cast<std::size_t>(launch.split_k_workspace_floats) * sizeof(float);
     const std::size_t counter_bytes = static_cast<std::size_t>(launch.counter_count) * sizeof(unsigned);
     if (splitk_workspace.bytes() < workspace_bytes) splitk_workspace.allocate(*context, workspace_bytes, "split-K workspace");
     if (splitk_counters.bytes() < counter_bytes) splitk_counters.allocate(*context, counter_bytes, "split-K counters");

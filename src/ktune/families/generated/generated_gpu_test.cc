@@ -299,6 +299,88 @@ TEST(GeneratedGpu, TransposedCopiesForKMajorOnlyTypes) {
   verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), split, "tf32 256x128x8192 nn, split-K 4");
 }
 
+// Split-K slices summed by a second kernel (split_reduce): every layout, ragged M, N and K, an odd
+// N (pairs straddle rows), a batch, the epilogue with C, bias and gelu into f32, swapped A and B,
+// CTA pairs, persistent and not; the worker runs each twice (nothing may depend on state left
+// behind). Against fp64.
+TEST(GeneratedGpu, SplitKSlicesSummedByASecondKernel) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs k = wgmma(64, 64, 1, 1, 8, false);
+  k.split_k = 8;
+  k.split_reduce = true;
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    verify_knobs(make(250, 130, 8200, gemm::Precision::F16, layout), k, std::string("250x130x8200 split 8 reduced ") + layout);
+  verify_knobs(make(128, 257, 4096, gemm::Precision::BF16, "nt"), k, "128x257x4096 (odd N) split 8 reduced");
+  gemm::GemmProblem batched = make(100, 96, 2048, gemm::Precision::BF16, "nn");
+  batched.batch = 3;
+  verify_knobs(batched, k, "3 x 100x96x2048 split 8 reduced");
+  GeneratedKnobs big = wgmma(128, 128, 2, 1, 4, true);
+  big.split_k = 3;
+  big.split_reduce = true;
+  verify_knobs(full_epilogue(), big, "777x1000x256 nn, f32 out, C, bias, gelu, split 3 reduced persistent");
+  GeneratedKnobs pair = big;
+  pair.cluster_n = 2;
+  verify_knobs(make(1000, 1104, 2048, gemm::Precision::F16, "nt"), pair, "1000x1104x2048 split 3 reduced, CTA pairs");
+  GeneratedKnobs swapped = wgmma(64, 16, 1, 1, 8, false);
+  swapped.swap_ab = true;
+  swapped.split_k = 4;
+  swapped.split_reduce = true;
+  gemm::GemmProblem decode = make(16, 4096, 8192, gemm::Precision::BF16, "nt");
+  decode.beta = 0.5;
+  decode.bias = true;
+  verify_knobs(decode, swapped, "16x4096x8192 swapped, split 4 reduced, C and bias");
+  GeneratedKnobs tf32 = wgmma(64, 64, 1, 1, 8, false);
+  tf32.tile_k = 32;
+  tf32.split_k = 6;
+  tf32.split_reduce = true;
+  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), tf32, "tf32 256x128x8192 nn, split 6 reduced");
+}
+
+// 2-D clusters (cluster_n along N share A, cluster_m along M share B): every layout, ragged M and
+// N whose last clusters hang past the edges (their CTAs compute zeros and store nothing, and
+// split-K counts slices per CTA tile), split-K under 4x2 and 2x4 clusters, persistent and not,
+// a batch, and the epilogue with C, bias and gelu into f32. Against fp64.
+TEST(GeneratedGpu, TwoDimensionalClusters) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs k = wgmma(128, 128, 2, 1, 4, false);
+  k.cluster_n = 2;
+  k.cluster_m = 2;
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    for (bool persistent : {false, true}) {
+      k.persistent = persistent;
+      verify_knobs(make(1000, 1104, 520, gemm::Precision::F16, layout), k,
+                   std::string("2x2 of 128x128, 1000x1104x520 ") + layout + (persistent ? " persistent" : ""));
+    }
+  GeneratedKnobs split = wgmma(64, 32, 1, 1, 8, false);
+  split.split_k = 8;
+  split.cluster_n = 2;
+  split.cluster_m = 4;
+  verify_knobs(make(256, 128, 16384, gemm::Precision::BF16, "nt"), split, "4x2 of 64x32, split-K 8, 256x128x16384 nt");
+  verify_knobs(make(1000, 100, 4096, gemm::Precision::BF16, "nt"), split, "4x2 of 64x32, split-K 8, 1000x100x4096 (padded)");
+  split.persistent = true;
+  verify_knobs(make(1000, 100, 4096, gemm::Precision::BF16, "nt"), split, "4x2 persistent split-K, 1000x100x4096");
+  GeneratedKnobs wide = wgmma(64, 64, 1, 1, 8, false);
+  wide.split_k = 12;
+  wide.cluster_n = 4;
+  wide.cluster_m = 2;
+  verify_knobs(make(128, 256, 32768, gemm::Precision::F16, "nt"), wide, "2x4 of 64x64, split-K 12, 128x256x32768 nt");
+  wide.cluster_m = 1;  // an N-contiguous B of 64 columns is one chunk: not shared
+  verify_knobs(make(128, 256, 32768, gemm::Precision::F16, "nn"), wide, "1x4 of 64x64, split-K 12, 128x256x32768 nn");
+  GeneratedKnobs four = wgmma(128, 64, 2, 1, 5, true);
+  four.cluster_m = 4;
+  gemm::GemmProblem batched = make(1000, 1000, 1000, gemm::Precision::BF16, "nt");
+  batched.batch = 3;
+  verify_knobs(batched, four, "4x1 of 128x64, 3 x 1000^3 nt, persistent");
+  verify_knobs(full_epilogue(), k, "2x2 of 128x128, 777x1000x256 nn, f32 out, C, bias, gelu");
+  GeneratedKnobs tf32 = wgmma(128, 128, 2, 1, 4, true);
+  tf32.tile_k = 32;
+  tf32.cluster_n = 2;
+  tf32.cluster_m = 2;
+  verify_knobs(make(1000, 3000, 2002, gemm::Precision::TF32, "nn"), tf32, "tf32 2x2, nn (transposed B copy)");
+}
+
 // CTA pairs sharing A by TMA multicast (cluster_n 2): every layout,
 // an odd number of tile columns (5 of 256: the last pair's second CTA computes zeros past N and
 // stores nothing), ragged M and K,

@@ -134,6 +134,16 @@ std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTra
   if (knobs.swap_ab && sm90_repacks(swapped_traits(knobs, user_traits)).any())
     return "swap_ab does not combine with repacked (misaligned or transposed) operands";
   if (knobs.split_k < 1) return "split_k must be at least 1";
+  if (knobs.split_reduce) {
+    if (knobs.split_k < 2) return "split_reduce sums split-K slices: it needs split_k >= 2";
+    if (knobs.path != KernelPath::Wgmma) return "split_reduce is a wgmma-path knob";
+    // Every slice keeps a whole copy of D in f32.
+    const double bytes = 4.0 * knobs.split_k * static_cast<double>(traits.batch) * traits.m * traits.n;
+    if (bytes > kMaxSplitReduceBytes)
+      return "split_reduce needs " + std::to_string(static_cast<long long>(bytes / (1 << 20))) +
+             " MiB of f32 partials (split_k x batch x M x N), more than " +
+             std::to_string(kMaxSplitReduceBytes / (1 << 20)) + " MiB";
+  }
   if (knobs.swizzle_group < 1) return "the rasterisation group must be at least 1";
   if (knobs.tile_k < 1) return "the reduction tile must be positive";
   // The database config keeps 1-16 (knobs_from_config); refinement's "one stage more" must not leave it.
@@ -210,8 +220,19 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& user_traits
   }
   launch.grid = {grid[0], grid[1], grid[2]};
   launch.needs_split_k_buffers = knobs.split_k > 1;
+  const std::int64_t outputs = traits.batch * traits.m * traits.n;
+  if (knobs.split_k > 1) launch.split_k_workspace_floats = knobs.split_reduce ? knobs.split_k * outputs : outputs;
+  if (knobs.split_k > 1 && knobs.split_reduce) {
+    // A thread per pair of columns, at most 8 CTAs of 256 per SM walking the rest.
+    const std::int64_t pairs = traits.batch * traits.m * ((traits.n + 1) / 2);
+    launch.reduce_grid = static_cast<unsigned>(
+        std::max<std::int64_t>(1, std::min<std::int64_t>(ceil_div(pairs, kReduceThreads), std::max(1, device.sm_count) * 8)));
+  }
   if (knobs.path == KernelPath::Wgmma) launch.repacks = sm90_repacks(swapped_traits(knobs, user_traits));
-  launch.counter_count = traits.batch * ceil_div(traits.m, knobs.tile_m) * ceil_div(traits.n, knobs.tile_n);
+  // One split-K counter per tile, of the grid padded to whole clusters.
+  const int cm = std::max(1, knobs.cluster_m), cn = std::max(1, knobs.cluster_n);
+  launch.counter_count = traits.batch * ceil_div(ceil_div(traits.m, knobs.tile_m), cm) * cm *
+                         ceil_div(ceil_div(traits.n, knobs.tile_n), cn) * cn;
   return launch;
 }
 

@@ -58,12 +58,23 @@ std::string kernel_symbol(KernelPath path);  // the extern "C" kernel name
 // The NVRTC target: "sm_90a" for wgmma, "sm_<cc>" for mma.sync.
 std::string compile_arch(KernelPath path, const DeviceTraits& device);
 
+// Split-K with a separate reduction (knobs.split_reduce): after the GEMM, kReduceSymbol (same
+// module, same parameter block, kReduceThreads threads, no shared memory) sums the slices.
+inline constexpr const char* kReduceSymbol = "ktune_splitk_reduce_sm90";
+inline constexpr unsigned kReduceThreads = 256;
+// Partials beyond this stay with the atomic scheme (a slice per split of D in f32 each).
+inline constexpr long long kMaxSplitReduceBytes = 256LL << 20;
+
 struct Launch {
   std::array<unsigned, 3> grid{1, 1, 1};
   LaunchShape shape;
-  bool needs_split_k_buffers = false;  // workspace (batch*M*N floats) + counters
-  std::int64_t counter_count = 0;      // batch * tiles_m * tiles_n
+  bool needs_split_k_buffers = false;  // workspace + counters
+  // Floats of split-K workspace: batch*M*N for atomic adds (zeroed, left zero), split_k times
+  // that for a separate reduction (written whole by every launch, never read before).
+  std::int64_t split_k_workspace_floats = 0;
+  std::int64_t counter_count = 0;      // batch * tiles_m * tiles_n (padded to whole clusters)
   Repacks repacks;                     // wgmma: operands copied to 16-byte rows first (repack.h)
+  unsigned reduce_grid = 0;            // CTAs of the reduction kernel; 0: none
 };
 Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device);
 

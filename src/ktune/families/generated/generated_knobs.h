@@ -16,8 +16,10 @@
 //   (none: persistent kernels)                     persistent
 //   (none: operand reuse across tiles)             b_panel (K tiles of B kept in shared memory)
 //   (none: CUTLASS's "pingpong" schedule)          pingpong (two warpgroups take turns on tiles)
-//   (none: thread-block clusters, TMA multicast)   cluster_n (CTA pairs along N share A)
+//   (none: thread-block clusters, TMA multicast)   cluster_n, cluster_m (CTAs along N share A,
+//                                                  along M share B)
 //   (none: cuBLAS's swap-AB kernels)               swap_ab (compute D^T = B^T A^T)
+//   (none: cuBLASLt's reduction scheme)            split_reduce (slices summed by a 2nd kernel)
 //   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
 
 #include <cstdint>
@@ -43,15 +45,22 @@ struct GeneratedKnobs {
   // wgmma, persistent, subgroup 1x1, no b_panel: two consumer warpgroups each own a whole tile
   // and take alternate tiles, so one stores while the other multiplies (one staging tile each).
   bool pingpong = false;
-  // wgmma, split_k 1, no b_panel or pingpong (M-contiguous A: tile_m a multiple of 128): 2 = CTA pairs along N
-  // (a thread-block cluster) load half of their shared A tile each and multicast it to both.
+  // wgmma, no b_panel or pingpong: a thread-block cluster of cluster_m x cluster_n tiles (1, 2 or
+  // 4 each, at most 8). The cluster_n CTAs along N share their A tile, each loading a share and
+  // multicasting it to the others (M-contiguous A: whole 64-row chunks each); the cluster_m
+  // along M share B likewise.
   int cluster_n = 1;
+  int cluster_m = 1;
   // wgmma only: the kernel computes D^T = B^T A^T, so the problem's N runs along the kernel's M
   // (wgmma's fixed 64 rows) and a skinny M (decode, 1-64 rows) along the kernel's N (16-64
   // columns) instead of filling 64-row wgmma tiles mostly with padding. The other knobs describe
   // that swapped kernel (tile_m tiles the problem's N). No output staging (D is written
   // transposed, element by element) and no repacked operands.
   bool swap_ab = false;
+  // wgmma, split_k > 1: slices store their partials apart and a second kernel sums them and
+  // finishes D (cuBLASLt's "compute" reduction), instead of adding them atomically into one
+  // buffer whose last slice finishes the tile.
+  bool split_reduce = false;
   int min_blocks_per_sm = 1;   // 0: no occupancy hint
   bool operator==(const GeneratedKnobs&) const = default;
 };
@@ -76,6 +85,11 @@ struct ProblemTraits {
 
 // Bytes per A/B element of an in_type (fp8 1, f16/bf16 2, tf32 4).
 inline int in_type_bytes(int in_type) { return in_type == 2 ? 1 : (in_type == 3 ? 4 : 2); }
+
+// CTAs per thread-block cluster.
+inline int cluster_size(const GeneratedKnobs& k) {
+  return (k.cluster_n > 1 ? k.cluster_n : 1) * (k.cluster_m > 1 ? k.cluster_m : 1);
+}
 
 struct LaunchShape {
   int threads = 0;             // per CTA

@@ -98,6 +98,9 @@ LoadedGemmKernel::LoadedGemmKernel(device::cuda::CudaDeviceContext& context, con
                    std::string("cuModuleGetFunction(") + kRepackSymbol + ")");
     repacks_ = repack_launches(launch_.repacks, operands.a, operands.b, operands.repack, device.sm_count);
   }
+  if (launch_.reduce_grid > 0)
+    context_.check(context_.api().cuModuleGetFunction(&reduce_function_, module_, kReduceSymbol),
+                   std::string("cuModuleGetFunction(") + kReduceSymbol + ")");
   if (knobs.path == KernelPath::Wgmma) {
     if (!context_.api().cuTensorMapEncodeTiled)
       throw device::DeviceError("this CUDA driver has no cuTensorMapEncodeTiled; TMA kernels cannot run");
@@ -129,6 +132,10 @@ void LoadedGemmKernel::enqueue(kc::CUstream stream) {
                                                static_cast<unsigned>(launch_.shape.dynamic_shared_bytes), stream,
                                                arguments, nullptr),
                  "cuLaunchKernel(generated gemm)");
+  if (launch_.reduce_grid > 0)
+    context_.check(context_.api().cuLaunchKernel(reduce_function_, launch_.reduce_grid, 1, 1, kReduceThreads, 1, 1, 0, stream,
+                                                 arguments, nullptr),
+                   "cuLaunchKernel(split-K reduction)");
 }
 
 nlohmann::json LoadedGemmKernel::attributes() const {

@@ -69,6 +69,7 @@ class LoadedGemmKernel {
   ktune::cuda::CUmodule module_ = nullptr;
   ktune::cuda::CUfunction function_ = nullptr;
   ktune::cuda::CUfunction repack_function_ = nullptr;
+  ktune::cuda::CUfunction reduce_function_ = nullptr;  // launch_.reduce_grid > 0
   Launch launch_;
   KtuneGemmParams params_;
   std::vector<RepackLaunch> repacks_;

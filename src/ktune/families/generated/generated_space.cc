@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "ktune/families/generated/sm90_path.h"
 
@@ -140,6 +141,12 @@ GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_
 // A B panel of more K tiles leaves too little shared memory for A's ring and the staging tile.
 constexpr int kMaxPanelTiles = 4;
 
+// Thread-block cluster shapes (cluster_n, cluster_m) the space offers beside no cluster: pairs
+// along N (sharing A) or along M (sharing B). Larger ones are refinement steps only: measured on
+// six suite shapes (H100, session 18, docs/benchmarks.md) 2x2 won only on 3000^3 (256x160, 3%
+// over pairs) and clusters of 4 or 8 never; the model cannot see what they cost (lockstep CTAs).
+constexpr std::pair<int, int> kClusterShapes[] = {{2, 1}, {1, 2}};
+
 std::string tile_key(const GeneratedKnobs& k) {
   return path_name(k.path) + ":" + std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n) + "/" +
          std::to_string(k.split_k);
@@ -164,7 +171,9 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
   if (k.b_panel > 0) c["b_panel"] = Value::integer(k.b_panel);
   if (k.pingpong) c["pingpong"] = Value::boolean(true);
   if (k.cluster_n > 1) c["cluster_n"] = Value::integer(k.cluster_n);
+  if (k.cluster_m > 1) c["cluster_m"] = Value::integer(k.cluster_m);
   if (k.swap_ab) c["swap_ab"] = Value::boolean(true);
+  if (k.split_reduce) c["split_reduce"] = Value::boolean(true);
   return c;
 }
 
@@ -200,11 +209,17 @@ GeneratedKnobs knobs_from_config(const Config& config) {
     if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'pingpong' must be true or false");
     k.pingpong = v.as_bool();
   }
-  if (config.count("cluster_n")) k.cluster_n = static_cast<int>(config_int(config, "cluster_n", 1, 2));
+  if (config.count("cluster_n")) k.cluster_n = static_cast<int>(config_int(config, "cluster_n", 1, 4));
+  if (config.count("cluster_m")) k.cluster_m = static_cast<int>(config_int(config, "cluster_m", 1, 4));
   if (config.count("swap_ab")) {
     const Value& v = config_value(config, "swap_ab");
     if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'swap_ab' must be true or false");
     k.swap_ab = v.as_bool();
+  }
+  if (config.count("split_reduce")) {
+    const Value& v = config_value(config, "split_reduce");
+    if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'split_reduce' must be true or false");
+    k.split_reduce = v.as_bool();
   }
   return k;
 }
@@ -225,12 +240,18 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   const Launch launch = plan_launch(k, user_traits, device);
   // Everything below is about the kernel's own problem (swapped for swap_ab).
   const ProblemTraits t = kernel_traits(k, user_traits);
-  const std::int64_t tiles_m = ceil_div(t.m, k.tile_m), tiles_n = ceil_div(t.n, k.tile_n);
+  // A cluster runs whole: tiles past the edge of the last cluster row or column still occupy SMs
+  // (a 2x2 cluster over bmm's single 128x128 tile ran 21 us against 10; H100, session 18).
+  const int cm = std::max(1, k.cluster_m), cn = std::max(1, k.cluster_n);
+  const std::int64_t tiles_m = ceil_div(ceil_div(t.m, k.tile_m), cm) * cm, tiles_n = ceil_div(ceil_div(t.n, k.tile_n), cn) * cn;
   const std::int64_t k_tiles = ceil_div(t.k, k.tile_k);
   const std::int64_t k_slice = ceil_div(k_tiles, k.split_k) * k.tile_k;
   const std::int64_t work = tiles_m * tiles_n * k.split_k * t.batch;
   const int occ = occupancy(k, launch.shape, device);
-  const double concurrent = static_cast<double>(device.sm_count) * occ;
+  // A cluster runs on SMs of one GPC: clusters of 4 or 8 leave the SMs of a GPC beyond a whole
+  // number of clusters idle (the H100's GPCs hold 16 or 18 SMs: 128 of 132 take clusters of 8).
+  const double cluster_fill = cluster_size(k) >= 4 ? 128.0 / 132.0 : 1.0;
+  const double concurrent = static_cast<double>(device.sm_count) * occ * cluster_fill;
 
   ModelEstimate e;
   e.tile_utilisation = static_cast<double>(t.m * t.n) / static_cast<double>(tiles_m * k.tile_m * tiles_n * k.tile_n);
@@ -253,11 +274,13 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   e.memory_seconds = unique / r.hbm;
   // Each tile reads its A and B panels from L2; with a resident B panel (b_panel) a CTA reads B
   // once per column of tiles it enters: about once per CTA plus once per column.
-  // A CTA pair (cluster_n 2) reads its shared A tile from L2 once, multicast to both.
+  // A cluster reads a shared tile from L2 once, multicast to its CTAs: A once per cluster row
+  // (cluster_n CTAs), B once per cluster column (cluster_m).
   const double a_traffic = static_cast<double>(t.m) * t.k * tiles_n * in_bytes * t.batch / std::max(1, k.cluster_n);
   const double b_traffic = k.b_panel > 0 ? static_cast<double>(t.k) * k.tile_n * in_bytes *
                                                (static_cast<double>(launch.grid[0]) + static_cast<double>(tiles_n * t.batch))
-                                         : static_cast<double>(t.k) * t.n * tiles_m * in_bytes * t.batch;
+                                         : static_cast<double>(t.k) * t.n * tiles_m * in_bytes * t.batch /
+                                               std::max(1, k.cluster_m);
   const double panel_traffic = a_traffic + b_traffic;
   const double stored = static_cast<double>(t.m) * t.n * t.batch * out_bytes * (t.reads_c ? 2 : 1);
   e.l2_seconds = panel_traffic / r.l2 + stored / (r.store * store_efficiency(k, t));  // reads and writes share L2
@@ -270,7 +293,13 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   const double per_cta_bandwidth = issue * std::max(1, k.stages - 1) * stage_bytes / 1.0e-6;
   const double resident = std::min(static_cast<double>(work), concurrent);
   e.memory_seconds = std::max(e.memory_seconds, panel_traffic / (resident * per_cta_bandwidth));
-  if (k.split_k > 1) {
+  if (k.split_k > 1 && k.split_reduce) {
+    // Every slice stores its fp32 partials apart; a second launch reads them all back and
+    // writes D: no atomics, but the slices' bytes twice and a launch.
+    const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
+    const double written = static_cast<double>(t.m) * t.n * t.batch * out_bytes;
+    e.reduction_seconds = 2.0 * partial * k.split_k / r.hbm + written / r.hbm + r.launch + 1e-6;
+  } else if (k.split_k > 1) {
     // Every slice adds fp32 partials (read-modify-write in L2), the last reads them back.
     const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
     // ...and every slice's atomic adds land on the same addresses, which the L2 serialises
@@ -360,11 +389,21 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     k.split_k = split;
                     k.b_panel = panel;
                     consider(k);
-                    // The same kernel in CTA pairs sharing A (TMA multicast), where it applies.
-                    if (options.clusters && split == 1 && panel == 0 && (traits.a_k_contiguous || tm % 128 == 0)) {
-                      k.cluster_n = 2;
-                      consider(k);
+                    // Split-K's slices summed by a second kernel instead of atomically.
+                    if (split > 1) {
+                      GeneratedKnobs reduced = k;
+                      reduced.split_reduce = true;
+                      consider(reduced);
                     }
+                    // The same kernel in thread-block clusters sharing A along N and B along M
+                    // (TMA multicast), where they apply; cuBLASLt's picks on the suite run
+                    // clusters of 1x2 to 4x2, with split-K too (H100, session 17).
+                    if (options.clusters && panel == 0)
+                      for (const auto& [cn, cm] : kClusterShapes) {
+                        k.cluster_n = cn;
+                        k.cluster_m = cm;
+                        consider(k);
+                      }
                   }
     // Swapped kernels (D^T = B^T A^T) for skinny M: the problem's N runs along 64-row wgmma
     // tiles and its M along 16-64 columns, no wider than M needs. Deep rings: these are
@@ -434,20 +473,21 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
   // first, all 2.5x slower than the best unsplit one); further out a forced class only takes a
   // slot from a kernel the model likes (bmm 32 x 512x512x64 lost its best, 0.70 -> 0.61x).
-  // The best kernel in CTA pairs (cluster_n 2) too, when they are in the space, and the best
+  // The best kernel in a cluster too, when they are in the space, and the best
   // swapped one (swap_ab), which the model cannot tell from the unswapped kernels well.
   // Likewise with and without a B panel: on 4096x16384x256 the model ranked only panel kernels
   // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool, bool, bool, bool> cls{
-        r.knobs.path, r.knobs.split_k > 1, r.knobs.b_panel > 0, r.knobs.pingpong, r.knobs.cluster_n > 1, r.knobs.swap_ab};
+    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool> cls{
+        r.knobs.path,     r.knobs.split_k > 1,           r.knobs.b_panel > 0, r.knobs.pingpong,
+        cluster_size(r.knobs) > 1, r.knobs.swap_ab, r.knobs.split_reduce};
     if (class_seen[cls]) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;
@@ -455,10 +495,25 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
     chosen.push_back(r);
     ++per_tile[tile_key(r.knobs)];
   }
+  // One cluster shape per kernel: the model tells cluster shapes apart by L2 traffic alone, so
+  // the others would only crowd out other tiles; refinement steps through the shapes around
+  // the measured best (neighbours).
+  auto unclustered = [](GeneratedKnobs k) {
+    k.cluster_n = k.cluster_m = 1;
+    return k;
+  };
+  std::vector<GeneratedKnobs> clustered_bases;
+  for (const RankedKnobs& c : chosen)
+    if (cluster_size(c.knobs) > 1) clustered_bases.push_back(unclustered(c.knobs));
   for (const RankedKnobs& r : ranked) {
     if (chosen.size() >= options.max_candidates) break;
     if (std::find_if(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == r.knobs; }) != chosen.end())
       continue;
+    if (cluster_size(r.knobs) > 1) {
+      const GeneratedKnobs base = unclustered(r.knobs);
+      if (std::find(clustered_bases.begin(), clustered_bases.end(), base) != clustered_bases.end()) continue;
+      clustered_bases.push_back(base);
+    }
     std::size_t& count = per_tile[tile_key(r.knobs)];
     if (count >= per_tile_cap) continue;
     ++count;
@@ -506,7 +561,11 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([](GeneratedKnobs& k) { k.persistent = !k.persistent; });
     step([&](GeneratedKnobs& k) { k.b_panel = k.b_panel > 0 ? 0 : static_cast<int>(ceil_div(traits.k, k.tile_k)); });
     step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });
-    if (clusters) step([](GeneratedKnobs& k) { k.cluster_n = k.cluster_n == 1 ? 2 : 1; });
+    if (seed.split_k > 1) step([](GeneratedKnobs& k) { k.split_reduce = !k.split_reduce; });
+    if (clusters) {
+      step([](GeneratedKnobs& k) { k.cluster_n = k.cluster_n == 1 ? 2 : 1; });
+      step([](GeneratedKnobs& k) { k.cluster_m = k.cluster_m == 1 ? 2 : 1; });
+    }
     const auto at = std::find(splits.begin(), splits.end(), seed.split_k);
     if (at != splits.end() && at != splits.begin()) step([&](GeneratedKnobs& k) { k.split_k = *(at - 1); });
     if (at != splits.end() && at + 1 != splits.end()) step([&](GeneratedKnobs& k) { k.split_k = *(at + 1); });

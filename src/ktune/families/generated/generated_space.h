@@ -45,9 +45,9 @@ struct SpaceOptions {
   bool mma_sync = true;  // include the mma.sync path
   bool wgmma = true;     // include the wgmma path (when the device runs sm_90a)
   bool pingpong = false; // include pingpong-scheduled wgmma kernels (measured: rarely the fastest)
-  // Include wgmma kernels in CTA pairs that multicast A (cluster_n 2). On the H100 (session 15)
-  // they ran 1.10-1.36x faster than the same kernel unpaired on 3000^3 (rows off 32-byte
-  // sectors) and 0.95-1.04x on 4096x16384x256.
+  // Include wgmma kernels in thread-block clusters that multicast A and B (cluster_n x
+  // cluster_m, 2-8 CTAs). On the H100 (session 15) CTA pairs ran 1.10-1.36x faster than the same
+  // kernel alone on 3000^3 (rows off 32-byte sectors) and 0.95-1.04x on 4096x16384x256.
   bool clusters = true;
   // Include swapped kernels (swap_ab: D^T = B^T A^T) for skinny M (M <= 64), where the
   // problem's M becomes the wgmma N of 16-64 columns (cuBLAS's fp8 decode kernel on

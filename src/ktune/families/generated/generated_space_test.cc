@@ -225,6 +225,74 @@ TEST(GeneratedSpace, ClusterPairsJoinTheSpaceUnlessTurnedOff) {
   GeneratedKnobs single = pair->knobs;
   single.cluster_n = 1;
   EXPECT_LT(pair->estimate.l2_seconds, estimate(single, traits, device).l2_seconds);
+  // Sharing B along M too (cluster_m) cuts B's reads as well; the config round-trips.
+  GeneratedKnobs quad = pair->knobs;
+  quad.cluster_m = 2;
+  if (!rejects(quad, traits, device)) {
+    EXPECT_LT(estimate(quad, traits, device).l2_seconds, pair->estimate.l2_seconds);
+    EXPECT_EQ(knobs_from_config(to_config(quad, traits)), quad);
+  }
+  // At most one cluster shape per kernel among the candidates.
+  for (std::size_t i = 0; i < with.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      GeneratedKnobs x = with[i].knobs, y = with[j].knobs;
+      if (cluster_size(x) == 1 || cluster_size(y) == 1) continue;
+      x.cluster_n = x.cluster_m = y.cluster_n = y.cluster_m = 1;
+      EXPECT_FALSE(x == y) << "two cluster shapes of one kernel";
+    }
+}
+
+// split_reduce: split-K slices stored apart and summed by a second kernel. It needs split_k >= 2,
+// the wgmma path and at most 256 MiB of slices; it gets split_k x batch x M x N floats of
+// workspace and a reduction grid; the config round-trips; the model charges no atomics for it,
+// so on long K it ranks the reducing kernel ahead of the same kernel with atomic adds.
+TEST(GeneratedSpace, SplitKSlicesSummedByASecondKernel) {
+  const ProblemTraits traits = problem_traits(make_problem(128, 256, 32768, gemm::Precision::F16, "nn"));
+  GeneratedKnobs k = testing_support::wgmma_knobs(64, 64, 64, 1, 1, 8);
+  k.split_k = 16;
+  GeneratedKnobs reduced = k;
+  reduced.split_reduce = true;
+  ASSERT_FALSE(rejects(reduced, traits, h100())) << *rejects(reduced, traits, h100());
+  const Launch launch = plan_launch(reduced, traits, h100());
+  EXPECT_EQ(launch.split_k_workspace_floats, 16 * 128 * 256);
+  EXPECT_EQ(launch.reduce_grid, 128u * 128 / 256);  // a thread per pair of columns
+  EXPECT_EQ(plan_launch(k, traits, h100()).split_k_workspace_floats, 128 * 256);
+  EXPECT_EQ(plan_launch(k, traits, h100()).reduce_grid, 0u);
+  EXPECT_NE(emit_source(reduced, traits).find("#define KT_SPLIT_REDUCE 1\n"), std::string::npos);
+  EXPECT_EQ(emit_source(k, traits).find("KT_SPLIT_REDUCE 1"), std::string::npos);
+  EXPECT_EQ(knobs_from_config(to_config(reduced, traits)), reduced);
+  EXPECT_EQ(to_config(k, traits).count("split_reduce"), 0u);  // old configurations keep their identity
+  EXPECT_LT(estimate(reduced, traits, h100()).seconds, estimate(k, traits, h100()).seconds);
+  GeneratedKnobs unsplit = reduced;
+  unsplit.split_k = 1;
+  EXPECT_TRUE(rejects(unsplit, traits, h100()).has_value());
+  GeneratedKnobs sync = reduced;
+  sync.path = KernelPath::MmaSync;
+  EXPECT_TRUE(rejects(sync, traits, h100()).has_value());
+  GeneratedKnobs huge = reduced;
+  huge.split_k = 4;
+  EXPECT_TRUE(rejects(huge, problem_traits(make_problem(8192, 8192, 8192, gemm::Precision::F16)), h100()).has_value());
+}
+
+// Split-K counters cover the grid padded to whole clusters: 1000 rows of 64 are 16 row tiles,
+// 4 cluster rows of 4; 128 columns of 32 are 4 column tiles, 2 cluster columns of 2.
+TEST(GeneratedSpace, SplitKCountersCoverThePaddedClusterGrid) {
+  const ProblemTraits traits = problem_traits(make_problem(1000, 128, 16384, gemm::Precision::BF16, "nt"));
+  GeneratedKnobs k = testing_support::wgmma_knobs(64, 32, 64, 1, 1, 8);
+  k.split_k = 8;
+  k.cluster_n = 2;
+  k.cluster_m = 4;
+  ASSERT_FALSE(rejects(k, traits, h100())) << *rejects(k, traits, h100());
+  EXPECT_EQ(plan_launch(k, traits, h100()).counter_count, 16 * 4);
+  k.cluster_m = 1;
+  k.cluster_n = 1;
+  EXPECT_EQ(plan_launch(k, traits, h100()).counter_count, 16 * 4);
+  k.cluster_m = 2;
+  const ProblemTraits odd = problem_traits(make_problem(1000, 100, 16384, gemm::Precision::BF16, "nt"));
+  EXPECT_EQ(plan_launch(k, odd, h100()).counter_count, 16 * 4);  // 4 column tiles of 32 for 100
+  k.cluster_m = 4;
+  const ProblemTraits rows = problem_traits(make_problem(900, 100, 16384, gemm::Precision::BF16, "nt"));
+  EXPECT_EQ(plan_launch(k, rows, h100()).counter_count, 16 * 4);  // 15 row tiles padded to 16
 }
 
 // Tile widths in steps of 32 join the space where B is K-contiguous (an N-contiguous B needs
@@ -414,6 +482,7 @@ TEST(GeneratedSpace, NeighboursAreOneValidStepAwayAndNew) {
       const int differences = (s.tile_m != k.tile_m) + (s.tile_n != k.tile_n) + (s.tile_k != k.tile_k) +
                               (s.stages != k.stages) + (s.split_k != k.split_k) + (s.persistent != k.persistent) +
                               (s.swizzle_group != k.swizzle_group) + (s.path != k.path) + (s.cluster_n != k.cluster_n) +
+                              (s.cluster_m != k.cluster_m) +
                               ((s.subgroup_m != k.subgroup_m || s.subgroup_n != k.subgroup_n) ? 1 : 0);
       closest = std::min(closest, differences);
     }

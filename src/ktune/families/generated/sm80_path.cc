@@ -74,7 +74,9 @@ std::optional<std::string> sm80_rejects(const GeneratedKnobs& knobs, const Probl
   if (knobs.b_panel > 0) return "b_panel is a wgmma-path knob (persistent kernels only)";
   if (knobs.pingpong) return "pingpong is a wgmma-path knob (persistent kernels only)";
   if (knobs.swap_ab) return "swap_ab is a wgmma-path knob";
-  if (knobs.cluster_n != 1) return "cluster_n is a wgmma-path knob (CTA pairs sharing A by TMA multicast)";
+  if (knobs.split_reduce) return "split_reduce is a wgmma-path knob (split-K slices summed by a second kernel)";
+  if (knobs.cluster_n != 1 || knobs.cluster_m != 1)
+    return "cluster_n and cluster_m are wgmma-path knobs (clusters sharing A and B by TMA multicast)";
   if (problem.in_type != 0 && problem.in_type != 1)
     return "input type " + str(problem.in_type) + " is not f16 (0) or bf16 (1)";
   if (problem.out_type < 0 || problem.out_type > 2)

@@ -32,6 +32,32 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+// The kernel's items with clusters: cluster rows and columns of tiles (the last ones padded).
+std::int64_t cluster_rows(const GeneratedKnobs& k, const ProblemTraits& problem) {
+  return ceil_div(ceil_div(problem.m, k.tile_m), std::max(1, k.cluster_m));
+}
+std::int64_t cluster_columns(const GeneratedKnobs& k, const ProblemTraits& problem) {
+  return ceil_div(ceil_div(problem.n, k.tile_n), std::max(1, k.cluster_n));
+}
+
+// Each CTA of a cluster row loads tile_m / cluster_n of A's rows, each of a cluster column
+// tile_n / cluster_m of B's: whole 8-row swizzle periods of a K-contiguous operand, whole 64-row
+// chunks of an MN-contiguous one.
+std::optional<std::string> cluster_rejects(const GeneratedKnobs& k, const ProblemTraits& problem) {
+  if (k.cluster_n == 1 && k.cluster_m == 1) return std::nullopt;
+  for (int c : {k.cluster_n, k.cluster_m})
+    if (c != 1 && c != 2 && c != 4) return "cluster_n and cluster_m must be 1, 2 or 4";
+  if (cluster_size(k) > 8) return "a cluster holds at most 8 CTAs (the portable limit)";
+  if (problem.a_k_contiguous ? (k.tile_m / k.cluster_n) % 8 != 0 : (k.tile_m / 64) % k.cluster_n != 0)
+    return "cluster_n " + str(k.cluster_n) + " splits tile_m " + str(k.tile_m) +
+           " into pieces that are not whole 8-row swizzle periods (K-contiguous A) or 64-row chunks (M-contiguous A)";
+  if (problem.b_k_contiguous ? (k.tile_n / k.cluster_m) % 8 != 0 : (k.tile_n / 64) % k.cluster_m != 0)
+    return "cluster_m " + str(k.cluster_m) + " splits tile_n " + str(k.tile_n) +
+           " into pieces that are not whole 8-row swizzle periods (K-contiguous B) or 64-column chunks (N-contiguous B)";
+  if (k.b_panel > 0 || k.pingpong) return "clusters do not combine with b_panel or pingpong";
+  return std::nullopt;
+}
+
 // K tiles per split-K slice, as the kernel walks them.
 std::int64_t k_tiles_per_split(const GeneratedKnobs& k, const ProblemTraits& problem) {
   const std::int64_t k_tiles = ceil_div(problem.k, k.tile_k);
@@ -176,12 +202,7 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
     if (k.subgroup_m != 1 || k.subgroup_n != 1) return "pingpong needs subgroup 1x1 (each warpgroup owns a whole tile)";
     if (k.b_panel > 0) return "pingpong does not combine with b_panel";
   }
-  if (k.cluster_n != 1) {
-    if (k.cluster_n != 2) return "cluster_n must be 1 or 2";
-    if (!problem.a_k_contiguous && k.tile_m % 128 != 0)
-      return "cluster_n 2 with M-contiguous A needs tile_m a multiple of 128 (each CTA loads half of A's 64-row chunks)";
-    if (k.split_k > 1 || k.b_panel > 0 || k.pingpong) return "cluster_n 2 does not combine with split-K, b_panel or pingpong";
-  }
+  if (auto why = cluster_rejects(k, problem)) return why;
   if (k.b_panel > 0) {
     if (!k.persistent) return "b_panel needs a persistent kernel (a CTA walks down a column of tiles)";
     if (k.split_k > 1) return "b_panel needs split_k 1 (the panel holds all of K)";
@@ -200,7 +221,7 @@ LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs, int in_bytes) {
   LaunchShape shape;
   shape.threads = threads(knobs);
   shape.dynamic_shared_bytes = dynamic_shared_bytes(knobs, in_bytes);
-  shape.cluster = knobs.cluster_n;
+  shape.cluster = cluster_size(knobs);
   return shape;
 }
 
@@ -218,7 +239,9 @@ std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   if (k.b_panel > 0) define("KT_B_PANEL", k.b_panel);
   if (k.pingpong) define("KT_PINGPONG", 1);
   if (k.cluster_n > 1) define("KT_CLUSTER_N", k.cluster_n);
+  if (k.cluster_m > 1) define("KT_CLUSTER_M", k.cluster_m);
   if (k.swap_ab) define("KT_SWAP_AB", 1);
+  if (k.split_reduce) define("KT_SPLIT_REDUCE", 1);
   return out + sm90_wgmma_defines(k, in_type);
 }
 
@@ -255,9 +278,9 @@ int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& probl
   int per_sm = std::min(kSm90SharedBytesPerSm / std::max(1, smem), 2048 / threads(knobs));
   if (knobs.min_blocks_per_sm > 0) per_sm = std::min(per_sm, knobs.min_blocks_per_sm);
   per_sm = std::max(1, per_sm);
-  // A cluster walks items as one: pair columns, and whole clusters of CTAs (an SM pair per TPC).
-  const int cluster = std::max(1, knobs.cluster_n);
-  const std::int64_t work = ceil_div(problem.m, knobs.tile_m) * ceil_div(ceil_div(problem.n, knobs.tile_n), cluster) *
+  // A cluster walks items as one (cluster rows x columns of tiles), and runs as whole clusters.
+  const int cluster = cluster_size(knobs);
+  const std::int64_t work = cluster_rows(knobs, problem) * cluster_columns(knobs, problem) *
                             std::max(1, knobs.split_k) * problem.batch;
   const std::int64_t units = std::min<std::int64_t>(work, static_cast<std::int64_t>(std::max(1, sm_count)) * per_sm / cluster);
   return static_cast<int>(std::max<std::int64_t>(1, units) * cluster);
@@ -270,17 +293,16 @@ void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm
     grid[2] = 1;
     return;
   }
-  const int cluster = std::max(1, knobs.cluster_n);
-  grid[0] = static_cast<unsigned>(ceil_div(problem.m, knobs.tile_m) * ceil_div(ceil_div(problem.n, knobs.tile_n), cluster) * cluster);
+  grid[0] = static_cast<unsigned>(cluster_rows(knobs, problem) * cluster_columns(knobs, problem) * cluster_size(knobs));
   grid[1] = static_cast<unsigned>(std::max(1, knobs.split_k));
   grid[2] = static_cast<unsigned>(problem.batch);
 }
 
 void sm90_set_launch_params(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,
                             int sm_count) {
-  params.tiles_m = static_cast<int>(ceil_div(problem.m, knobs.tile_m));
-  // With clusters the kernel's items are pair columns; each CTA adds its rank.
-  params.tiles_n = static_cast<int>(ceil_div(ceil_div(problem.n, knobs.tile_n), std::max(1, knobs.cluster_n)));
+  // With clusters the kernel's items are cluster rows and columns; each CTA adds its place.
+  params.tiles_m = static_cast<int>(cluster_rows(knobs, problem));
+  params.tiles_n = static_cast<int>(cluster_columns(knobs, problem));
   params.split_k = std::max(1, knobs.split_k);
   params.k_per_split = params.split_k > 1 ? k_tiles_per_split(knobs, problem) * knobs.tile_k : problem.k;
   params.swizzle_group = std::max(1, knobs.swizzle_group);
@@ -336,14 +358,16 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
       throw std::runtime_error("cuTensorMapEncodeTiled failed for D with CUresult " + str(result) + " (dims " +
                                str(params.n) + " x " + str(params.m) + ", row stride " + str(params.ldd * 2) + " bytes)");
   }
-  // A pair of CTAs loads half of A's rows each (K-contiguous A: a box of tile_m / 2 rows).
+  // In a cluster each CTA loads its share of A's rows (K-contiguous A: a box of tile_m / cluster_n
+  // rows) and of B's (tile_n / cluster_m).
   if (problem.a_k_contiguous)
     encode_one(params.tma_a, params.a, "A", params.k, params.m, params.lda, params.batch_stride_a,
                knobs.tile_m / std::max(1, knobs.cluster_n));
   else
     encode_one(params.tma_a, params.a, "A", params.m, params.k, params.lda, params.batch_stride_a, knobs.tile_k);
   if (problem.b_k_contiguous)
-    encode_one(params.tma_b, params.b, "B", params.k, params.n, params.ldb, params.batch_stride_b, knobs.tile_n);
+    encode_one(params.tma_b, params.b, "B", params.k, params.n, params.ldb, params.batch_stride_b,
+               knobs.tile_n / std::max(1, knobs.cluster_m));
   else
     encode_one(params.tma_b, params.b, "B", params.n, params.k, params.ldb, params.batch_stride_b, knobs.tile_k);
 }

@@ -142,14 +142,14 @@ TEST(Sm90Path, Fp8AndTf32KeepWholeSwizzleRowsAndKMajorOperands) {
   EXPECT_TRUE(mentions(sm90_wgmma_defines(knobs(128, 256, 64, 2, 1, 4), 1), "\"m64n256k16\""));
 }
 
-// CTA pairs along N sharing A (cluster_n 2): whole 128-row halves of A, unsplit, no panel or
-// pingpong; the grid counts pair columns and whole pairs; A's box is half the tile's rows.
+// CTA pairs along N sharing A (cluster_n 2): whole 128-row halves of an M-contiguous A, no panel
+// or pingpong; the grid counts pair columns and whole pairs; A's box is half the tile's rows.
 TEST(Sm90Path, ClustersPairCtasAlongNAndHalveA) {
   const ProblemTraits p = problem(3000, 3000, 3000, "nt");
   GeneratedKnobs k = knobs(192, 192, 64, 1, 2, 3);
   k.cluster_n = 2;
   EXPECT_EQ(why(k, p), "");  // K-contiguous A: 96-row halves
-  EXPECT_TRUE(mentions(why(k, problem(3000, 3000, 3000, "tt")), "multiple of 128"));
+  EXPECT_TRUE(mentions(why(k, problem(3000, 3000, 3000, "tt")), "64-row chunks"));
   k = knobs(128, 256, 64, 2, 1, 3, true);
   k.cluster_n = 2;
   EXPECT_EQ(why(k, p), "");
@@ -157,10 +157,13 @@ TEST(Sm90Path, ClustersPairCtasAlongNAndHalveA) {
   EXPECT_EQ(sm90_launch_shape(k, 2).cluster, 2);
   GeneratedKnobs split = k;
   split.split_k = 2;
-  EXPECT_TRUE(mentions(why(split, p), "cluster_n 2 does not combine"));
+  EXPECT_EQ(why(split, p), "");  // each CTA of the pair counts its own tile's slices
+  GeneratedKnobs panel = k;
+  panel.b_panel = 1;
+  EXPECT_TRUE(mentions(why(panel, problem(3000, 3000, 64, "nt")), "do not combine"));
   GeneratedKnobs three = k;
   three.cluster_n = 3;
-  EXPECT_TRUE(mentions(why(three, p), "1 or 2"));
+  EXPECT_TRUE(mentions(why(three, p), "1, 2 or 4"));
   // 24 row tiles x 12 columns = 6 pair columns; persistent: 66 pairs of CTAs on 132 SMs.
   unsigned grid[3];
   sm90_grid(k, p, 132, grid);
@@ -177,6 +180,37 @@ TEST(Sm90Path, ClustersPairCtasAlongNAndHalveA) {
   // Few items: never more pairs than items.
   sm90_grid(k, problem(256, 512, 512, "nt"), 132, grid);
   EXPECT_EQ(grid[0], 4u);  // 2 row tiles x 1 pair column, two CTAs each
+}
+
+// 2-D clusters: cluster_n CTAs along N share A, cluster_m along M share B, at most 8 in all; each
+// CTA's share is whole 8-row swizzle periods (K-contiguous) or 64-row chunks (MN-contiguous). The
+// grid counts cluster rows and columns (padded).
+TEST(Sm90Path, TwoDimensionalClustersShareAAndB) {
+  const ProblemTraits nt = problem(256, 128, 16384, "nt");
+  GeneratedKnobs k = knobs(64, 32, 64, 1, 1, 4, false, 8);
+  k.cluster_n = 2;
+  k.cluster_m = 4;
+  EXPECT_EQ(why(k, nt), "");  // A: 32-row shares; B: 8-row shares
+  EXPECT_TRUE(mentions(sm90_defines(k, 1), "#define KT_CLUSTER_M 4"));
+  EXPECT_EQ(sm90_launch_shape(k, 2).cluster, 8);
+  GeneratedKnobs nine = k;
+  nine.cluster_n = 4;
+  EXPECT_TRUE(mentions(why(nine, nt), "at most 8"));
+  // N-contiguous B: 64-column chunks per CTA, so tile_n 64 cannot be shared by two.
+  GeneratedKnobs nn = knobs(64, 64, 64, 1, 1, 4, false, 8);
+  nn.cluster_m = 2;
+  EXPECT_TRUE(mentions(why(nn, problem(256, 128, 16384, "nn")), "64-column chunks"));
+  nn.tile_n = 128;
+  EXPECT_EQ(why(nn, problem(256, 128, 16384, "nn")), "");
+  // 4 x 4 tiles of 64x32 as clusters of 4 rows x 2 columns: 1 x 2 clusters, 8 slices each.
+  unsigned grid[3];
+  sm90_grid(k, nt, 132, grid);
+  EXPECT_EQ(grid[0], 16u);
+  EXPECT_EQ(grid[1], 8u);
+  KtuneGemmParams params{};
+  sm90_set_launch_params(params, k, nt, 132);
+  EXPECT_EQ(params.tiles_m, 1);
+  EXPECT_EQ(params.tiles_n, 2);
 }
 
 TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
@@ -454,6 +488,17 @@ TEST(Sm90Path, TensorMapsFollowTheLayout) {
   sm90_encode_tensor_maps(p, pair, nn, &fake_encode);
   ASSERT_EQ(encode_calls.size(), 2u);
   EXPECT_EQ(encode_calls[0].box[1], 64u);  // half of tile_m: each CTA of the pair loads half
+  ProblemTraits nt = problem(1000, 3000, 2000, "nt");
+  nt.in_type = 1;
+  GeneratedKnobs quad = knobs(128, 128, 64, 2, 1, 4);
+  quad.cluster_n = 2;
+  quad.cluster_m = 4;
+  p = params_for(nt, a, b);
+  encode_calls.clear();
+  sm90_encode_tensor_maps(p, quad, nt, &fake_encode);
+  ASSERT_EQ(encode_calls.size(), 2u);
+  EXPECT_EQ(encode_calls[0].box[1], 64u);  // A: tile_m / cluster_n
+  EXPECT_EQ(encode_calls[1].box[1], 32u);  // B: tile_n / cluster_m
 
   ProblemTraits tt = problem(1000, 3000, 2000, "tt");
   tt.in_type = 0;
@@ -645,6 +690,24 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   GeneratedKnobs pair192 = knobs(192, 192, 64, 1, 2, 3, true);
   pair192.cluster_n = 2;
   samples.push_back({pair192, problem(3000, 3000, 3000, "nt")});
+  // 2-D clusters multicasting A and B, with split-K (4x2 of 64x32, K-contiguous B) and an
+  // N-contiguous B (2x2 of 128x128, 64-column chunks each).
+  GeneratedKnobs quad = knobs(64, 32, 64, 1, 1, 8, false, 8);
+  quad.cluster_n = 2;
+  quad.cluster_m = 4;
+  samples.push_back({quad, problem(256, 128, 16384, "nt")});
+  GeneratedKnobs square2 = knobs(128, 128, 64, 2, 1, 4, true);
+  square2.cluster_n = 2;
+  square2.cluster_m = 2;
+  samples.push_back({square2, problem(1000, 1000, 1000, "nn")});
+  // Split-K slices stored apart and summed by a second kernel (split_reduce), plain and swapped.
+  GeneratedKnobs reduced = knobs(64, 64, 64, 1, 1, 8, false, 16);
+  reduced.split_reduce = true;
+  samples.push_back({reduced, problem(128, 256, 32768, "nn")});
+  GeneratedKnobs reduced_swap = knobs(64, 16, 64, 1, 1, 8, false, 4);
+  reduced_swap.split_reduce = true;
+  reduced_swap.swap_ab = true;
+  samples.push_back({reduced_swap, problem(4096, 16, 8192, "nt")});
   // Small split-K tiles take their totals back 16 values at a time, 128-row ones 8 at a time.
   samples.push_back({knobs(64, 64, 64, 1, 1, 8, false, 16), problem(256, 128, 16384, "nt")});
   samples.push_back({knobs(128, 64, 64, 2, 1, 6, false, 8), problem(256, 128, 16384, "nn")});

@@ -62,16 +62,29 @@
 #endif
 #define KT_K_CHUNK (128 / KT_IN_BYTES)
 #define KT_K_STEP (32 / KT_IN_BYTES)
-// KT_CLUSTER_N (2): pairs of CTAs along N (a thread-block cluster) share their A tile. Each
-// loads half of A's rows and multicasts it to both (TMA .multicast::cluster), halving A's reads
-// from L2, which bound short-K shapes and rows that start off a 32-byte sector (K = 3000: cuBLASLt
-// runs the same 192x192 tile there, in pairs). The pair walks (tile_m, pair column) items in
-// lockstep: p.tiles_n counts pair columns, and a CTA's own column is 2 * pair + its rank (one past
-// N computes zeros and stores nothing). A stage is free again only once both CTAs' consumers are
-// done with it: their warps arrive on the empty barriers of both.
+// KT_CLUSTER_N x KT_CLUSTER_M (1, 2 or 4 each, at most 8 CTAs): a thread-block cluster of tiles,
+// KT_CLUSTER_N along N sharing their A tile and KT_CLUSTER_M along M sharing their B tile. Each
+// CTA loads 1/KT_CLUSTER_N of A's rows and multicasts them to its cluster row, and 1/KT_CLUSTER_M
+// of B's to its cluster column (TMA .multicast::cluster), cutting L2 reads, which bound short K,
+// long K over few tiles and rows that start off a 32-byte sector (cuBLASLt runs 3000^3 as 192x192
+// tiles in pairs, 1000^3 and 128x256x32768 in 4x2 clusters). Cluster rank r sits at column
+// r % KT_CLUSTER_N, row r / KT_CLUSTER_N of its cluster. The cluster walks items in lockstep:
+// p.tiles_m / p.tiles_n count cluster rows / columns, and a CTA's own tile adds its place (tiles
+// past M or N compute zeros and store nothing). A stage is free again only once the consumers of
+// every CTA writing into it are done: their warps arrive on the empty barriers of their whole
+// cluster row and column.
 #ifndef KT_CLUSTER_N
 #define KT_CLUSTER_N 1
 #endif
+#ifndef KT_CLUSTER_M
+#define KT_CLUSTER_M 1
+#endif
+// KT_SPLIT_REDUCE: split-K slices store partials apart, a second kernel sums them (see
+// kt90_split_k_store); otherwise they add into one buffer atomically.
+#ifndef KT_SPLIT_REDUCE
+#define KT_SPLIT_REDUCE 0
+#endif
+#define KT_CLUSTER (KT_CLUSTER_N * KT_CLUSTER_M)
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
 #define KT_WG_N (KT_TILE_N / KT_SUBGROUP_N)
 #define KT_M_ATOMS (KT_WG_M / 64)
@@ -215,10 +228,12 @@ static_assert(KT_TILE_N % KT_SUBGROUP_N == 0 && KT_WG_N % 16 == 0 && KT_WG_N <= 
 static_assert(KT_B_K_CONTIGUOUS || KT_WG_N % 64 == 0, "N-contiguous B: KT_TILE_N / KT_SUBGROUP_N a multiple of 64");
 static_assert(KT_TILE_M <= 256 && KT_TILE_N <= 256, "TMA boxes hold at most 256 rows");
 static_assert(KT_STAGES >= 2, "KT_STAGES >= 2");
-static_assert(KT_CLUSTER_N == 1 || (KT_CLUSTER_N == 2 && (KT_A_K_CONTIGUOUS || KT_TILE_M % 128 == 0) && !KT_B_PANEL &&
-                                     !KT_PINGPONG && !KT_SPLIT_K),
-              "KT_CLUSTER_N 2 needs whole halves of A (M-contiguous A: KT_TILE_M a multiple of 128), no panel, "
-              "no pingpong, no split-K");
+static_assert(KT_CLUSTER <= 8 && (KT_CLUSTER == 1 || (!KT_B_PANEL && !KT_PINGPONG)),
+              "clusters: at most 8 CTAs, no panel, no pingpong");
+static_assert(KT_A_K_CONTIGUOUS ? (KT_TILE_M / KT_CLUSTER_N) % 8 == 0 : (KT_TILE_M / 64) % KT_CLUSTER_N == 0,
+              "A's share per CTA of a cluster row: whole 8-row swizzle periods (K-contiguous) or 64-row chunks");
+static_assert(KT_B_K_CONTIGUOUS ? (KT_TILE_N / KT_CLUSTER_M) % 8 == 0 : (KT_TILE_N / 64) % KT_CLUSTER_M == 0,
+              "B's share per CTA of a cluster column: whole 8-row swizzle periods (K-contiguous) or 64-column chunks");
 static_assert(!KT_PINGPONG || (KT_PERSISTENT && KT_SUBGROUP_M == 1 && KT_SUBGROUP_N == 1),
               "KT_PINGPONG needs KT_PERSISTENT and one warpgroup per tile");
 static_assert(!KT_B_PANEL || (KT_PERSISTENT && !KT_PINGPONG && !KT_SPLIT_K),
@@ -269,7 +284,7 @@ __device__ __forceinline__ void kt_tma_load_3d_multicast(kt_u32 dst, const void*
       : "memory");
 }
 __device__ __forceinline__ int kt_cluster_rank() {
-#if KT_CLUSTER_N > 1
+#if KT_CLUSTER > 1
   kt_u32 r;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
   return static_cast<int>(r);
@@ -282,21 +297,27 @@ __device__ __forceinline__ void kt_cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 // A consumer warp is done with a stage: it arrives on the stage's empty barrier of every CTA
-// whose producer writes into it (this one, and with a cluster the other one's multicast).
+// whose producer writes into it (this one, and with a cluster the others of its cluster row,
+// which multicast A, and of its cluster column, which multicast B).
 // The remote arrive keeps mbarrier.arrive's default release.cta semantics, as CUTLASS's
 // ClusterBarrier::arrive(cta_id) does: the stage's readers are wgmma (async proxy, already
 // waited for), and a .release.cluster arrive orders all of the warp's earlier memory operations
 // at cluster scope on every K tile (session 15: pairs with it ran 1.5-2.5x slower on the H100).
-__device__ __forceinline__ void kt_release_stage(kt_u32 bar) {
-#if KT_CLUSTER_N > 1
-  kt_mbar_arrive(bar);
+__device__ __forceinline__ void kt_arrive_remote(kt_u32 bar, int rank) {
   asm volatile(
       "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
       "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
-      "r"(kt_cluster_rank() ^ 1)
+      "r"(rank)
       : "memory");
-#else
+}
+__device__ __forceinline__ void kt_release_stage(kt_u32 bar) {
   kt_mbar_arrive(bar);
+#if KT_CLUSTER > 1
+  const int rank = kt_cluster_rank(), rn = rank % KT_CLUSTER_N, rm = rank / KT_CLUSTER_N;
+#pragma unroll
+  for (int j = 1; j < KT_CLUSTER_N; ++j) kt_arrive_remote(bar, rm * KT_CLUSTER_N + (rn + j) % KT_CLUSTER_N);
+#pragma unroll
+  for (int i = 1; i < KT_CLUSTER_M; ++i) kt_arrive_remote(bar, ((rm + i) % KT_CLUSTER_M) * KT_CLUSTER_N + rn);
 #endif
 }
 // wgmma shared-memory matrix descriptor, 128-byte swizzle. K-major operands: LBO unused (16),
@@ -356,20 +377,23 @@ __device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b,
 // as rows / 64 chunks of KT_TILE_K x 128 bytes (the layout the wgmma descriptors read).
 __device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt_u32 bar, int k0, int m0, int batch) {
 #if KT_CLUSTER_N > 1
-  // This CTA's half of the rows (K-contiguous: a TMA box of KT_TILE_M / 2 rows per K chunk, a
-  // multiple of the swizzle's 8-row period; M-contiguous: half of the 64-row M chunks), into
-  // both CTAs of the pair.
-  const int rank = kt_cluster_rank();
+  // This CTA's share of the rows (K-contiguous: a TMA box of KT_TILE_M / KT_CLUSTER_N rows per K
+  // chunk, a multiple of the swizzle's 8-row period; M-contiguous: its share of the 64-row M
+  // chunks), into every CTA of its cluster row.
+  const int rank = kt_cluster_rank(), rn = rank % KT_CLUSTER_N;
+  const kt_u16 row_mask = static_cast<kt_u16>(((1u << KT_CLUSTER_N) - 1u) << (rank - rn));
 #if KT_A_K_CONTIGUOUS
+  constexpr int share = KT_TILE_M / KT_CLUSTER_N;
 #pragma unroll
   for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c)
-    kt_tma_load_3d_multicast(dst + c * (KT_TILE_M * 128) + rank * (KT_TILE_M / 2) * 128, map_a, bar, k0 + KT_K_CHUNK * c,
-                             m0 + rank * (KT_TILE_M / 2), batch, 0x3);
+    kt_tma_load_3d_multicast(dst + c * (KT_TILE_M * 128) + rn * share * 128, map_a, bar, k0 + KT_K_CHUNK * c,
+                             m0 + rn * share, batch, row_mask);
 #else
+  constexpr int chunks = KT_TILE_M / 64 / KT_CLUSTER_N;
 #pragma unroll
-  for (int h = 0; h < KT_TILE_M / 128; ++h) {
-    const int c = rank * (KT_TILE_M / 128) + h;
-    kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map_a, bar, m0 + 64 * c, k0, batch, 0x3);
+  for (int h = 0; h < chunks; ++h) {
+    const int c = rn * chunks + h;
+    kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map_a, bar, m0 + 64 * c, k0, batch, row_mask);
   }
 #endif
 #elif KT_A_K_CONTIGUOUS
@@ -381,7 +405,27 @@ __device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt
 #endif
 }
 __device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt_u32 bar, int k0, int n0, int batch) {
+#if KT_CLUSTER_M > 1
+  // This CTA's share of B's rows (columns of the product), into every CTA of its cluster column.
+  const int rank = kt_cluster_rank(), rn = rank % KT_CLUSTER_N, rm = rank / KT_CLUSTER_N;
+  kt_u16 column_mask = 0;
+#pragma unroll
+  for (int i = 0; i < KT_CLUSTER_M; ++i) column_mask |= static_cast<kt_u16>(1u << (i * KT_CLUSTER_N + rn));
 #if KT_B_K_CONTIGUOUS
+  constexpr int share = KT_TILE_N / KT_CLUSTER_M;
+#pragma unroll
+  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c)
+    kt_tma_load_3d_multicast(dst + c * (KT_TILE_N * 128) + rm * share * 128, map_b, bar, k0 + KT_K_CHUNK * c,
+                             n0 + rm * share, batch, column_mask);
+#else
+  constexpr int chunks = KT_TILE_N / 64 / KT_CLUSTER_M;
+#pragma unroll
+  for (int h = 0; h < chunks; ++h) {
+    const int c = rm * chunks + h;
+    kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map_b, bar, n0 + 64 * c, k0, batch, column_mask);
+  }
+#endif
+#elif KT_B_K_CONTIGUOUS
 #pragma unroll
   for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) kt_tma_load_3d(dst + c * (KT_TILE_N * 128), map_b, bar, k0 + KT_K_CHUNK * c, n0, batch);
 #else
@@ -389,6 +433,15 @@ __device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt
   for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map_b, bar, n0 + 64 * c, k0, batch);
 #endif
 }
+
+#if KT_CLUSTER > 1
+// A cluster's item names a cluster row and column (p.tiles_m, p.tiles_n count those); this CTA's
+// own tile is its place in the cluster.
+__device__ __forceinline__ void kt_cluster_place(int cta_rank, int& tile_m, int& tile_n) {
+  tile_m = tile_m * KT_CLUSTER_M + cta_rank / KT_CLUSTER_N;
+  tile_n = tile_n * KT_CLUSTER_N + cta_rank % KT_CLUSTER_N;
+}
+#endif
 
 // Work item `w` (0 .. tiles * split_k * batch - 1): tile fastest, then split slice, then batch.
 __device__ __forceinline__ void kt_work_item(const KtuneGemmParams& p, long long w, int& tile, int& split, int& batch) {
@@ -541,7 +594,9 @@ static __device__ __forceinline__ Kt90Smem kt90_smem() {
 static __device__ __forceinline__ void kt90_init_barriers(const Kt90Smem& s, const void* map_a, const void* map_b) {
   for (int i = 0; i < KT_STAGES; ++i) {
     kt_mbar_init(s.full_bars + 8 * i, 1);
-    kt_mbar_init(s.empty_bars + 8 * i, 4 * KT_STAGE_READERS * KT_CLUSTER_N);  // one arrival per reading warp
+    // One arrival per reading warp of every CTA this one's producer writes into: its cluster row
+    // (A) and column (B).
+    kt_mbar_init(s.empty_bars + 8 * i, 4 * KT_STAGE_READERS * (KT_CLUSTER_N + KT_CLUSTER_M - 1));
   }
 #if KT_PINGPONG
   kt_mbar_init(s.order_bars, 1);
@@ -605,8 +660,8 @@ static __device__ __forceinline__ void kt90_produce(const KtuneGemmParams& p, co
 #else
     kt_work_item(p, w, tile, split, batch);
     kt_tile_coords(p, tile, tile_m, tile_n);
-#if KT_CLUSTER_N > 1
-    tile_n = tile_n * KT_CLUSTER_N + cta_rank;
+#if KT_CLUSTER > 1
+    kt_cluster_place(cta_rank, tile_m, tile_n);
 #endif
 #endif
     const int m0 = tile_m * KT_TILE_M, n0 = tile_n * KT_TILE_N;
@@ -716,7 +771,64 @@ static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_
   return previous_stage;
 }
 
-#if KT_SPLIT_K
+#if KT_SPLIT_K && KT_SPLIT_REDUCE
+// Split-K with a separate reduction (cuBLASLt's "compute" reduction): this slice stores its
+// partial tile plainly into a slice of the workspace of its own; ktune_splitk_reduce_sm90 sums
+// the slices and runs the epilogue afterwards. Atomic adds into one shared buffer all land at the
+// end of the K loop, when every CTA finishes at once, and the L2 serialises them on each address
+// (~45e9 per second on the H100): 128x256x32768 in 16 slices spent ~6 us there.
+static __device__ __forceinline__ void kt90_split_k_store(const KtuneGemmParams& p, const Kt90Consumer& c, int batch,
+                                                          int split, long long row0, long long col0,
+                                                          float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
+  (void)c;
+  float* slice = p.workspace + (static_cast<long long>(split) * p.batch + batch) * p.m * p.n;
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 4; h += 2) {
+        const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * j;
+        if (i >= p.m || jj >= p.n) continue;
+        float* at = slice + i * p.n + jj;
+        if (jj + 1 < p.n && (reinterpret_cast<unsigned long long>(at) & 7) == 0) {
+          asm volatile("st.global.v2.f32 [%0], {%1, %2};" ::"l"(at), "f"(acc[mi][4 * j + h]), "f"(acc[mi][4 * j + h + 1])
+                       : "memory");
+        } else {
+          at[0] = acc[mi][4 * j + h];
+          if (jj + 1 < p.n) at[1] = acc[mi][4 * j + h + 1];
+        }
+      }
+}
+
+// The sum of the split-K slices of every element of D, finished by the epilogue: one thread per
+// pair of columns, grid-stride, reading each slice's pair with one 8-byte load where aligned.
+extern "C" __global__ void __launch_bounds__(256) ktune_splitk_reduce_sm90(const __grid_constant__ KtuneGemmParams p) {
+  const long long pairs_per_row = (p.n + 1) / 2, slice = static_cast<long long>(p.batch) * p.m * p.n;
+  const long long total = static_cast<long long>(p.batch) * p.m * pairs_per_row;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
+       t += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long row = t / pairs_per_row, j = 2 * (t % pairs_per_row);
+    const int batch = static_cast<int>(row / p.m);
+    const long long i = row % p.m;
+    const float* at = p.workspace + row * p.n + j;
+    float v0 = 0.0f, v1 = 0.0f;
+    if (j + 1 < p.n && (reinterpret_cast<unsigned long long>(at) & 7) == 0) {
+      for (int sk = 0; sk < p.split_k; ++sk) {
+        const float2 v = __ldcs(reinterpret_cast<const float2*>(at + sk * slice));
+        v0 += v.x;
+        v1 += v.y;
+      }
+    } else {
+      for (int sk = 0; sk < p.split_k; ++sk) {
+        v0 += __ldcs(at + sk * slice);
+        if (j + 1 < p.n) v1 += __ldcs(at + sk * slice + 1);
+      }
+    }
+    kt_finish_pair(p, batch, i, j, v0, v1);
+  }
+}
+#elif KT_SPLIT_K
 // Split-K: this slice's partials into the workspace; the slice that arrives last takes the
 // totals back (KT_TAKE_BLOCKS 8-column blocks of 4 values at a time, all loaded before any is
 // used; 0: pair by pair) and finishes the tile.
@@ -742,7 +854,9 @@ static __device__ __forceinline__ void kt90_split_k_finish(const KtuneGemmParams
 #pragma unroll
       for (int h = 0; h < 4; h += 2)
         kt_splitk_add2(p, batch, row0 + mi * 64 + (h >> 1) * 8, col0 + 8 * j, acc[mi][4 * j + h], acc[mi][4 * j + h + 1]);
-  if (!kt_splitk_arrive(p, batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag)) return;
+  // With clusters `tile` is the counter of this CTA's own tile, batch included (see the caller).
+  if (!kt_splitk_arrive(p, KT_CLUSTER > 1 ? 0 : batch, tile, splitk_barrier, splitk_threads, splitk_leader, splitk_flag))
+    return;
 #if KT_TAKE_BLOCKS == 0
 #pragma unroll
   for (int mi = 0; mi < KT_M_ATOMS; ++mi)
@@ -1017,8 +1131,8 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
 #endif
 #if !KT_B_PANEL
     kt_tile_coords(p, tile, tile_m, tile_n);
-#if KT_CLUSTER_N > 1
-    tile_n = tile_n * KT_CLUSTER_N + cta_rank;
+#if KT_CLUSTER > 1
+    kt_cluster_place(cta_rank, tile_m, tile_n);
 #endif
 #endif
 
@@ -1067,9 +1181,22 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     // column 8j + 2*(lane%4) (+1 for odd h) of this warpgroup's piece.
     const long long row0 = static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M + c.warp * 16 + c.lane / 4;
     const long long col0 = static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N + 2 * (c.lane % 4);
-#if KT_SPLIT_K
+#if KT_SPLIT_K && KT_SPLIT_REDUCE
     if (p.split_k > 1) {
-      kt90_split_k_finish(p, s, c, batch, tile, row0, col0, acc);
+      kt90_split_k_store(p, c, batch, split, row0, col0, acc);
+      continue;
+    }
+#elif KT_SPLIT_K
+    if (p.split_k > 1) {
+#if KT_CLUSTER > 1
+      // The cluster's item names all of its tiles: count slices per CTA tile (p.counters holds
+      // every tile of the padded cluster grid). A tile past M or N has nothing to add.
+      if (static_cast<long long>(tile_m) * KT_TILE_M >= p.m || static_cast<long long>(tile_n) * KT_TILE_N >= p.n) continue;
+      const int counter = (batch * p.tiles_m * KT_CLUSTER_M + tile_m) * (p.tiles_n * KT_CLUSTER_N) + tile_n;
+#else
+      const int counter = tile;
+#endif
+      kt90_split_k_finish(p, s, c, batch, counter, row0, col0, acc);
       continue;
     }
 #endif
@@ -1098,10 +1225,10 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
   const Kt90Smem s = kt90_smem();
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) kt90_init_barriers(s, map_a, map_b);
-#if KT_CLUSTER_N > 1
-  kt_cluster_sync();  // both CTAs' barriers exist before either multicasts or arrives remotely
+#if KT_CLUSTER > 1
+  kt_cluster_sync();  // every CTA's barriers exist before any multicasts or arrives remotely
   const int cta_rank = kt_cluster_rank();
-  const long long unit = blockIdx.x / KT_CLUSTER_N, units = gridDim.x / KT_CLUSTER_N;
+  const long long unit = blockIdx.x / KT_CLUSTER, units = gridDim.x / KT_CLUSTER;
 #else
   __syncthreads();
   const int cta_rank = 0;
@@ -1115,7 +1242,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(KT_PRODUCER_REGS));
 #endif
     if (threadIdx.x != 0) {
-#if KT_CLUSTER_N > 1
+#if KT_CLUSTER > 1
       // Lanes 1-31 of the producing warp wait for lane 0 at the warp barrier after its loop, not
       // diverged from it inside the cluster barrier before exit (a guess at why CTA pairs ran
       // 1.3-2.2x slower on the H100, session 14; not yet measured).
@@ -1124,7 +1251,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
       return;
     }
     kt90_produce(p, s, map_a, map_b, work, cta_rank);
-#if KT_CLUSTER_N > 1
+#if KT_CLUSTER > 1
     __syncwarp();
 #endif
     return;
@@ -1138,11 +1265,11 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 }
 
 
-// The kernel's body, then (pairs of CTAs) a cluster barrier: neither CTA may exit while the
-// other can still multicast into its shared memory or arrive on its barriers.
+// The kernel's body, then (clusters) a cluster barrier: no CTA may exit while another can still
+// multicast into its shared memory or arrive on its barriers.
 static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
   kt90_gemm_body(p, map_a, map_b);
-#if KT_CLUSTER_N > 1
+#if KT_CLUSTER > 1
   kt_cluster_sync();
 #endif
 }
@@ -1150,8 +1277,8 @@ static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const
 // The executable object of an IREE dispatch (iree/generated_object.cc) defines
 // KT90_NO_DEFAULT_ENTRY and has an entry of its own over the dispatch's bindings.
 #ifndef KT90_NO_DEFAULT_ENTRY
-#if KT_CLUSTER_N > 1
-#define KT_CLUSTER_DIMS __cluster_dims__(KT_CLUSTER_N, 1, 1)
+#if KT_CLUSTER > 1
+#define KT_CLUSTER_DIMS __cluster_dims__(KT_CLUSTER, 1, 1)
 #else
 #define KT_CLUSTER_DIMS
 #endif
@@ -1287,7 +1414,7 @@ __device__ __forceinline__ void kt90_build_tensor_maps(const KtuneGemmParams& p,
     kt_tensormap_write(map_a, p.a, p.m, p.k, p.lda, p.batch_stride_a, p.batch, KT_TILE_K);
 #endif
 #if KT_B_K_CONTIGUOUS
-    kt_tensormap_write(map_b, p.b, p.k, p.n, p.ldb, p.batch_stride_b, p.batch, KT_TILE_N);
+    kt_tensormap_write(map_b, p.b, p.k, p.n, p.ldb, p.batch_stride_b, p.batch, KT_TILE_N / KT_CLUSTER_M);
 #else
     kt_tensormap_write(map_b, p.b, p.n, p.k, p.ldb, p.batch_stride_b, p.batch, KT_TILE_K);
 #endif
