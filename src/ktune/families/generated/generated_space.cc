@@ -295,10 +295,12 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   e.memory_seconds = std::max(e.memory_seconds, panel_traffic / (resident * per_cta_bandwidth));
   if (k.split_k > 1 && k.split_reduce) {
     // Every slice stores its fp32 partials apart; a second launch reads them all back and
-    // writes D: no atomics, but the slices' bytes twice and a launch.
+    // writes D: no atomics, but the slices' bytes twice, a dependent launch and its ramp (about
+    // 5 us in all on the H100: 64x64x65536 in 64 reduced slices ran 19.9 us where 32 atomic
+    // ones ran 15.7; session 18).
     const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
     const double written = static_cast<double>(t.m) * t.n * t.batch * out_bytes;
-    e.reduction_seconds = 2.0 * partial * k.split_k / r.hbm + written / r.hbm + r.launch + 1e-6;
+    e.reduction_seconds = 2.0 * partial * k.split_k / r.hbm + written / r.hbm + r.launch + 2e-6;
   } else if (k.split_k > 1) {
     // Every slice adds fp32 partials (read-modify-write in L2), the last reads them back.
     const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
@@ -389,8 +391,13 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     k.split_k = split;
                     k.b_panel = panel;
                     consider(k);
-                    // Split-K's slices summed by a second kernel instead of atomically.
-                    if (split > 1) {
+                    // Split-K's slices summed by a second kernel instead of atomically, where the
+                    // atomic adds would queue for longer than a second launch takes: at the L2's
+                    // ~45e9 adds per second, from 512K adds (~12 us) up. Measured on the H100
+                    // (session 18): 128x256x32768 in 16 slices (512K adds) 21.7 us reduced
+                    // against 25.3 atomic; 256x128x16384 in 16 (512K) 15.6 reduced against 15.8
+                    // atomic in 8; 64x64x65536 in 64 (256K) 19.9 reduced, 15.7 atomic in 32.
+                    if (split > 1 && static_cast<double>(traits.batch) * traits.m * traits.n * split >= 512.0 * 1024) {
                       GeneratedKnobs reduced = k;
                       reduced.split_reduce = true;
                       consider(reduced);
@@ -505,10 +512,18 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   std::vector<GeneratedKnobs> clustered_bases;
   for (const RankedKnobs& c : chosen)
     if (cluster_size(c.knobs) > 1) clustered_bases.push_back(unclustered(c.knobs));
+  // A quarter of the slots at most for split-K with a separate reduction: the model charges the
+  // atomic scheme's queue by a rate, and where that is off (64x64x65536: it ranked 64 reduced
+  // slices first, which ran 19.9 us against 15.7 for 32 atomic ones; H100, session 18) the
+  // reducing kernels would take every slot.
+  std::size_t reduced = static_cast<std::size_t>(
+      std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return c.knobs.split_reduce; }));
+  const std::size_t reduced_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   for (const RankedKnobs& r : ranked) {
     if (chosen.size() >= options.max_candidates) break;
     if (std::find_if(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == r.knobs; }) != chosen.end())
       continue;
+    if (r.knobs.split_reduce && reduced >= reduced_cap) continue;
     if (cluster_size(r.knobs) > 1) {
       const GeneratedKnobs base = unclustered(r.knobs);
       if (std::find(clustered_bases.begin(), clustered_bases.end(), base) != clustered_bases.end()) continue;
@@ -517,6 +532,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
     std::size_t& count = per_tile[tile_key(r.knobs)];
     if (count >= per_tile_cap) continue;
     ++count;
+    if (r.knobs.split_reduce) ++reduced;
     chosen.push_back(r);
   }
   if (chosen.size() > options.max_candidates) chosen.resize(options.max_candidates);
