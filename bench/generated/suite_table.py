@@ -81,9 +81,10 @@ def table(rows, compare):
         if c:
             kernel = f"{c.get('path')} {c.get('workgroup')} s{c.get('pipeline_stages')}"
             if c.get("split_k", 1) > 1:
-                kernel += f" splitK{c['split_k']}"
-            if c.get("cluster_n", 1) > 1:
-                kernel += " pair"
+                kernel += f" splitK{c['split_k']}" + (" reduced" if c.get("split_reduce") else "")
+            cn, cm = c.get("cluster_n", 1), c.get("cluster_m", 1)
+            if cn * cm > 1:
+                kernel += " pair" if (cn, cm) == (2, 1) else f" cluster {cm}x{cn}"
             if c.get("swap_ab"):
                 kernel += " swapAB"
         us = lambda s: None if s is None else 1e6 * s  # noqa: E731
