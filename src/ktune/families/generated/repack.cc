@@ -24,15 +24,8 @@ RepackPlan plan(int alignment_bytes, int element_bytes, std::int64_t inner, std:
 
 // `outer` (K) rows of `inner` (M or N) elements, copied as `inner` rows of K.
 RepackPlan transposed(int element_bytes, std::int64_t inner, std::int64_t outer, std::int64_t batch) {
-  RepackPlan p;
-  p.active = true;
+  RepackPlan p = plan(1, element_bytes, inner, outer, batch);  // always active
   p.transpose = true;
-  p.element_bytes = element_bytes;
-  p.inner = inner;
-  p.outer = outer;
-  p.batch = batch;
-  p.ld_src = inner;
-  p.stride_src = inner * outer;
   p.ld_dst = round_up(outer, 16 / element_bytes);
   p.stride_dst = p.ld_dst * inner;
   return p;

@@ -372,65 +372,57 @@ __device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b,
 
 // ---- the kernel ---------------------------------------------------------------------------
 
-// One K tile of A (rows m0.., K from k0) or of B (columns n0..) into `dst` by TMA, completing on
-// `bar`: K-contiguous operands as KT_TILE_K / 64 chunks of rows x 128 bytes, MN-contiguous ones
-// as rows / 64 chunks of KT_TILE_K x 128 bytes (the layout the wgmma descriptors read).
+// One K tile of an operand of ROWS rows (A: KT_TILE_M from m0, B: KT_TILE_N from n0; K from k0)
+// into `dst` by TMA, completing on `bar`: K-contiguous operands as KT_TILE_K / 64 chunks of ROWS x
+// 128 bytes, MN-contiguous ones as ROWS / 64 chunks of KT_TILE_K x 128 bytes (the layout the wgmma
+// descriptors read). Shared in a cluster by PARTS CTAs, this one loads share `part` (a box of
+// ROWS / PARTS rows per K chunk, whole 8-row swizzle periods; or its part of the 64-row chunks)
+// and multicasts it to the CTAs in `mask`.
+template <int ROWS, int PARTS, bool K_CONTIGUOUS>
+__device__ __forceinline__ void kt_load_tile(kt_u32 dst, const void* map, kt_u32 bar, int k0, int mn0, int batch, int part,
+                                             kt_u16 mask) {
+  if constexpr (K_CONTIGUOUS) {
+    constexpr int share = ROWS / PARTS;
+#pragma unroll
+    for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) {
+      const kt_u32 to = dst + c * (ROWS * 128) + part * share * 128;
+      if constexpr (PARTS > 1)
+        kt_tma_load_3d_multicast(to, map, bar, k0 + KT_K_CHUNK * c, mn0 + part * share, batch, mask);
+      else
+        kt_tma_load_3d(to, map, bar, k0 + KT_K_CHUNK * c, mn0, batch);
+    }
+  } else {
+    constexpr int chunks = ROWS / 64 / PARTS;
+#pragma unroll
+    for (int h = 0; h < chunks; ++h) {
+      const int c = part * chunks + h;
+      if constexpr (PARTS > 1)
+        kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map, bar, mn0 + 64 * c, k0, batch, mask);
+      else
+        kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map, bar, mn0 + 64 * c, k0, batch);
+    }
+  }
+}
+// A's tile: shared along the cluster row (the KT_CLUSTER_N CTAs of one tile row).
 __device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt_u32 bar, int k0, int m0, int batch) {
 #if KT_CLUSTER_N > 1
-  // This CTA's share of the rows (K-contiguous: a TMA box of KT_TILE_M / KT_CLUSTER_N rows per K
-  // chunk, a multiple of the swizzle's 8-row period; M-contiguous: its share of the 64-row M
-  // chunks), into every CTA of its cluster row.
   const int rank = kt_cluster_rank(), rn = rank % KT_CLUSTER_N;
   const kt_u16 row_mask = static_cast<kt_u16>(((1u << KT_CLUSTER_N) - 1u) << (rank - rn));
-#if KT_A_K_CONTIGUOUS
-  constexpr int share = KT_TILE_M / KT_CLUSTER_N;
-#pragma unroll
-  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c)
-    kt_tma_load_3d_multicast(dst + c * (KT_TILE_M * 128) + rn * share * 128, map_a, bar, k0 + KT_K_CHUNK * c,
-                             m0 + rn * share, batch, row_mask);
+  kt_load_tile<KT_TILE_M, KT_CLUSTER_N, (KT_A_K_CONTIGUOUS != 0)>(dst, map_a, bar, k0, m0, batch, rn, row_mask);
 #else
-  constexpr int chunks = KT_TILE_M / 64 / KT_CLUSTER_N;
-#pragma unroll
-  for (int h = 0; h < chunks; ++h) {
-    const int c = rn * chunks + h;
-    kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map_a, bar, m0 + 64 * c, k0, batch, row_mask);
-  }
-#endif
-#elif KT_A_K_CONTIGUOUS
-#pragma unroll
-  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) kt_tma_load_3d(dst + c * (KT_TILE_M * 128), map_a, bar, k0 + KT_K_CHUNK * c, m0, batch);
-#else
-#pragma unroll
-  for (int c = 0; c < KT_TILE_M / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map_a, bar, m0 + 64 * c, k0, batch);
+  kt_load_tile<KT_TILE_M, 1, (KT_A_K_CONTIGUOUS != 0)>(dst, map_a, bar, k0, m0, batch, 0, 0);
 #endif
 }
+// B's tile: shared along the cluster column (the KT_CLUSTER_M CTAs of one tile column).
 __device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt_u32 bar, int k0, int n0, int batch) {
 #if KT_CLUSTER_M > 1
-  // This CTA's share of B's rows (columns of the product), into every CTA of its cluster column.
   const int rank = kt_cluster_rank(), rn = rank % KT_CLUSTER_N, rm = rank / KT_CLUSTER_N;
   kt_u16 column_mask = 0;
 #pragma unroll
   for (int i = 0; i < KT_CLUSTER_M; ++i) column_mask |= static_cast<kt_u16>(1u << (i * KT_CLUSTER_N + rn));
-#if KT_B_K_CONTIGUOUS
-  constexpr int share = KT_TILE_N / KT_CLUSTER_M;
-#pragma unroll
-  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c)
-    kt_tma_load_3d_multicast(dst + c * (KT_TILE_N * 128) + rm * share * 128, map_b, bar, k0 + KT_K_CHUNK * c,
-                             n0 + rm * share, batch, column_mask);
+  kt_load_tile<KT_TILE_N, KT_CLUSTER_M, (KT_B_K_CONTIGUOUS != 0)>(dst, map_b, bar, k0, n0, batch, rm, column_mask);
 #else
-  constexpr int chunks = KT_TILE_N / 64 / KT_CLUSTER_M;
-#pragma unroll
-  for (int h = 0; h < chunks; ++h) {
-    const int c = rm * chunks + h;
-    kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map_b, bar, n0 + 64 * c, k0, batch, column_mask);
-  }
-#endif
-#elif KT_B_K_CONTIGUOUS
-#pragma unroll
-  for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) kt_tma_load_3d(dst + c * (KT_TILE_N * 128), map_b, bar, k0 + KT_K_CHUNK * c, n0, batch);
-#else
-#pragma unroll
-  for (int c = 0; c < KT_TILE_N / 64; ++c) kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map_b, bar, n0 + 64 * c, k0, batch);
+  kt_load_tile<KT_TILE_N, 1, (KT_B_K_CONTIGUOUS != 0)>(dst, map_b, bar, k0, n0, batch, 0, 0);
 #endif
 }
 
