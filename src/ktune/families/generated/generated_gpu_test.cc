@@ -299,6 +299,68 @@ TEST(GeneratedGpu, TransposedCopiesForKMajorOnlyTypes) {
   verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), split, "tf32 256x128x8192 nn, split-K 4");
 }
 
+// The relative L2 error against fp64 of one verified run of `candidate` on `problem`.
+double verified_rel_l2(const gemm::GemmProblem& problem, const nlohmann::json& candidate, const std::string& what) {
+  gemm::GemmSetup setup;
+  setup.problem = problem;
+  setup.families = {candidate.value("family", "generated")};
+  gemm::EvaluateOptions options;
+  options.measure = false;
+  const nlohmann::json reply = worker().handle(gemm::evaluate_request(setup, candidate, options));
+  EXPECT_EQ(reply.value("status", ""), "ok") << what << "\n" << reply.dump(1).substr(0, 4000);
+  if (!reply.contains("verification") || !reply.at("verification").at("D").at("rel_l2").is_number()) return -1;
+  return reply.at("verification").at("D").at("rel_l2").get<double>();
+}
+
+// Strict f32 on the tf32 kernel through split copies of both operands (three TF32 products,
+// repack.h): every layout with ragged sizes, a batch, split-K both ways, CTA pairs, the full
+// epilogue, each against fp64 with the strict f32 bound. Then the error itself, on one problem:
+// near cuBLASLt's f32 kernel's and far below plain TF32's.
+TEST(GeneratedGpu, StrictF32ThroughThreeTf32Products) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    EXPECT_GE(verify_all(make(513, 1000, 1002, gemm::Precision::F32, layout)), 2) << layout;
+  GeneratedKnobs k = wgmma(128, 128, 2, 1, 4, true);
+  k.tile_k = 32;
+  gemm::GemmProblem full = make(777, 1000, 999, gemm::Precision::F32, "nn");
+  full.bias = true;
+  full.beta = -1.0;
+  full.activation = gemm::Activation::Gelu;
+  verify_knobs(full, k, "f32 777x1000x999 nn, C, bias, gelu");
+  GeneratedKnobs pair = k;
+  pair.cluster_n = 2;
+  verify_knobs(make(1000, 1104, 520, gemm::Precision::F32, "tn"), pair, "f32 1000x1104x520 tn, CTA pairs");
+  GeneratedKnobs split = wgmma(64, 64, 1, 1, 8, false);
+  split.tile_k = 32;
+  split.split_k = 4;
+  gemm::GemmProblem batched = make(100, 96, 2050, gemm::Precision::F32, "nt");
+  batched.batch = 3;
+  verify_knobs(batched, split, "f32 3 x 100x96x2050 nt, split-K 4");
+  split.split_reduce = true;
+  verify_knobs(batched, split, "f32 3 x 100x96x2050 nt, split-K 4 reduced");
+
+  const gemm::GemmProblem f32 = make(1024, 1024, 4096, gemm::Precision::F32, "nn");
+  const gemm::GemmProblem tf32 = make(1024, 1024, 4096, gemm::Precision::TF32, "nn");
+  auto generated = [&](const gemm::GemmProblem& p) {
+    return nlohmann::json{{"family", "generated"},
+                          {"candidate", {{"config", config_to_json(to_config(k, problem_traits(p)))}}}};
+  };
+  const double split_error = verified_rel_l2(f32, generated(f32), "f32 split");
+  const double tf32_error = verified_rel_l2(tf32, generated(tf32), "tf32");
+  gemm::GemmSetup lt;
+  lt.problem = f32;
+  lt.families = {"cublaslt"};
+  const nlohmann::json listed = worker().handle(gemm::candidates_request(lt));
+  ASSERT_TRUE(listed.contains("candidates") && !listed.at("candidates").empty()) << listed.dump().substr(0, 2000);
+  const double lt_error = verified_rel_l2(f32, listed.at("candidates")[0], "cuBLASLt f32");
+  std::printf("  1024x1024x4096 nn, relative L2 error against fp64: f32 as 3xTF32 %.3g, cuBLASLt f32 %.3g, plain TF32 %.3g\n",
+              split_error, lt_error, tf32_error);
+  EXPECT_GT(split_error, 0);
+  EXPECT_LT(split_error, tf32_error / 50);
+  EXPECT_LT(split_error, 4 * lt_error);
+}
+
 // Split-K slices summed by a second kernel (split_reduce): every layout, ragged M, N and K, an odd
 // N (pairs straddle rows), a batch, the epilogue with C, bias and gelu into f32, swapped A and B,
 // CTA pairs, persistent and not; the worker runs each twice (nothing may depend on state left

@@ -47,10 +47,9 @@ std::string generator_version() {
 
 std::optional<std::string> unsupported_reason(const gemm::GemmProblem& problem) {
   using gemm::Precision;
-  if (problem.precision == Precision::F32)
-    return "ktune's generated kernels use tensor cores; strict fp32 (no tf32) is left to cuBLASLt";
   // fp8 and tf32 run on wgmma only, which reads them K-major: an operand stored otherwise is
-  // transposed into a K-major copy before the GEMM (repack.h).
+  // transposed into a K-major copy before the GEMM (repack.h). Strict f32 runs on the tf32
+  // kernel as three TF32 products (split copies of both operands, repack.h).
   const gemm::Storage in = problem.a_storage();
   if (problem.precision == Precision::F8E4M3) {
     if (problem.out == gemm::Storage::F8E4M3) return "an fp8 output is not supported (bf16, f16 or f32)";
@@ -79,6 +78,10 @@ ProblemTraits problem_traits(const gemm::GemmProblem& problem) {
     case gemm::Precision::F16: t.in_type = 0; break;
     case gemm::Precision::F8E4M3: t.in_type = 2; break;
     case gemm::Precision::TF32: t.in_type = 3; break;
+    case gemm::Precision::F32:
+      t.in_type = 3;
+      t.f32_split = true;
+      break;
     default: t.in_type = 1; break;
   }
   t.out_type = problem.out == gemm::Storage::F32 ? 2 : (problem.out == gemm::Storage::BF16 ? 1 : 0);
@@ -178,14 +181,14 @@ std::optional<KernelPath> parse_path(const std::string& name) {
 std::string intrinsic_name(const GeneratedKnobs& knobs, const ProblemTraits& traits) {
   if (knobs.path == KernelPath::Wgmma)
     return "WGMMA_F32_64x" + std::to_string(knobs.tile_n / std::max(1, knobs.subgroup_n)) + "x" +
-           std::to_string(32 / in_type_bytes(traits.in_type)) + "_" + type_suffix(traits.in_type);
+           std::to_string(32 / in_type_bytes(traits.in_type)) + "_" + (traits.f32_split ? "3xTF32" : type_suffix(traits.in_type));
   return std::string("MMA_F32_16x8x16_") + type_suffix(traits.in_type);
 }
 
 std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& user_traits) {
   const ProblemTraits traits = kernel_traits(knobs, user_traits);
   std::ostringstream out;
-  out << "// ktune generated GEMM kernel: " << path_name(knobs.path) << " " << intrinsic_name(knobs, traits) << "\n"
+  out << "// ktune generated GEMM kernel: " << path_name(knobs.path) << " " << intrinsic_name(knobs, user_traits) << "\n"
       << "#define KT_IN_TYPE " << traits.in_type << "\n"
       << "#define KT_OUT_TYPE " << traits.out_type << "\n"
       << "#define KT_A_K_CONTIGUOUS " << (traits.a_k_contiguous ? 1 : 0) << "\n"
@@ -251,7 +254,7 @@ KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& us
   p.counters = knobs.split_k > 1 ? operands.counters : nullptr;
   p.m = problem.m;
   p.n = problem.n;
-  p.k = problem.k;
+  p.k = traits.k;  // the problem's K, or the three segments of a split f32 problem
   p.lda = problem.a_transposed ? problem.m : problem.k;
   p.ldb = problem.b_transposed ? problem.k : problem.n;
   p.ldc = problem.n;
@@ -260,7 +263,7 @@ KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& us
   p.batch_stride_b = problem.k * problem.n;
   p.batch_stride_c = traits.reads_c ? problem.m * problem.n : 0;
   p.batch_stride_d = problem.m * problem.n;
-  const std::int64_t k_tiles = ceil_div(problem.k, knobs.tile_k);
+  const std::int64_t k_tiles = ceil_div(traits.k, knobs.tile_k);
   p.k_per_split = ceil_div(k_tiles, knobs.split_k) * knobs.tile_k;
   p.batch = static_cast<int>(problem.batch);
   p.split_k = knobs.split_k;

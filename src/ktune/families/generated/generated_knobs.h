@@ -81,7 +81,17 @@ struct ProblemTraits {
   int ab_alignment_bytes = 16;
   // The same for A and for B alone: the wgmma path copies an operand below 16 (repack.h).
   int a_alignment_bytes = 16, b_alignment_bytes = 16;
+  // Strict f32 (in_type 3): the kernel is the tf32 one, fed by a repack that splits every
+  // element into a TF32 "big" part and the TF32-rounded rest, laid out along K so that one tf32
+  // GEMM over three segments sums small*big + big*small + big*big (repack.h). k stays the
+  // problem's K; kernel_k() is the K the kernel runs over.
+  bool f32_split = false;
 };
+
+// One segment of a split f32 operand: K padded to whole 16-byte vectors of f32.
+inline std::int64_t f32_split_segment(std::int64_t k) { return (k + 3) / 4 * 4; }
+// The reduction length the kernel itself runs: three segments for a split f32 problem.
+inline std::int64_t kernel_k(const ProblemTraits& t) { return t.f32_split ? 3 * f32_split_segment(t.k) : t.k; }
 
 // Bytes per A/B element of an in_type (fp8 1, f16/bf16 2, tf32 4).
 inline int in_type_bytes(int in_type) { return in_type == 2 ? 1 : (in_type == 3 ? 4 : 2); }

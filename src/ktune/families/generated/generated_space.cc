@@ -337,7 +337,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   SpaceSummary local;
   std::vector<RankedKnobs> ranked;
   std::map<std::string, int> reason_counts;
-  const std::int64_t k_tiles_32 = ceil_div(traits.k, 32);
+  const std::int64_t k_tiles_32 = ceil_div(kernel_k(traits), 32);
   std::vector<int> splits{1};
   for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})
     if (s <= k_tiles_32) splits.push_back(s);
@@ -362,7 +362,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     // of the 44 suite shapes (H100, session 14, 40 kernels measured per shape; 128x192 with a
     // panel ran 2.1-2.8x): they only take measuring slots, and so would the 32-column steps.
     const int tile_k = wgmma_knobs(64, 64, 1, 1, 3, false, traits.in_type).tile_k;
-    const int whole_k_tiles = static_cast<int>(ceil_div(traits.k, tile_k));
+    const int whole_k_tiles = static_cast<int>(ceil_div(kernel_k(traits), tile_k));
     // Small tiles also with deep rings (8-16 stages) and 32 columns: long K over small M and N
     // is latency-bound, and bytes in flight per SM decide (256x128x16384: 64x32 with 12 stages
     // and split-K 8 ran 16.9 us, 64x64 with 4-5 stages 19.5-21; cuBLAS runs 64x32 with 16
@@ -575,7 +575,7 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([](GeneratedKnobs& k) { k.subgroup_m = std::max(1, k.subgroup_m / 2); });
     step([](GeneratedKnobs& k) { k.subgroup_n = std::max(1, k.subgroup_n / 2); });
     step([](GeneratedKnobs& k) { k.persistent = !k.persistent; });
-    step([&](GeneratedKnobs& k) { k.b_panel = k.b_panel > 0 ? 0 : static_cast<int>(ceil_div(traits.k, k.tile_k)); });
+    step([&](GeneratedKnobs& k) { k.b_panel = k.b_panel > 0 ? 0 : static_cast<int>(ceil_div(kernel_k(traits), k.tile_k)); });
     step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });
     if (seed.split_k > 1) step([](GeneratedKnobs& k) { k.split_reduce = !k.split_reduce; });
     if (clusters) {

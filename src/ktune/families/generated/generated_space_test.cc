@@ -94,9 +94,9 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
   t = problem_traits(make_problem(1000, 3004, 2000, gemm::Precision::F16));
   EXPECT_EQ(t.ab_alignment_bytes, 8);
 
-  // Strict fp32 has no tensor-core kernel; fp8 and tf32 in any layout (the wgmma path reads a
+  // fp8, tf32 and strict fp32 (three TF32 products) in any layout (the wgmma path reads a
   // K-major copy of an operand stored otherwise, repack.h).
-  EXPECT_TRUE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::F32)).has_value());
+  EXPECT_FALSE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::F32)).has_value());
   EXPECT_FALSE(unsupported_reason(make_problem(64, 64, 64, gemm::Precision::TF32)).has_value());  // nn
   t = problem_traits(make_problem(64, 64, 64, gemm::Precision::F8E4M3, "tn"));
   EXPECT_FALSE(t.a_k_contiguous);

@@ -1,6 +1,8 @@
 #include "ktune/families/generated/repack.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 namespace ktune::generated {
 
@@ -31,6 +33,16 @@ RepackPlan transposed(int element_bytes, std::int64_t inner, std::int64_t outer,
   return p;
 }
 
+// Either copy above, splitting f32 elements into `pattern`'s three K segments (repack.h).
+RepackPlan split(RepackPlan p, int pattern, std::int64_t k) {
+  p.active = true;
+  p.split = pattern;
+  p.segment = f32_split_segment(k);
+  p.ld_dst = 3 * p.segment;
+  p.stride_dst = p.ld_dst * p.rows_dst();
+  return p;
+}
+
 // fp8 and tf32 wgmma take no transposed shared-memory operand.
 bool k_major_only(const ProblemTraits& t) { return in_type_bytes(t.in_type) != 2; }
 
@@ -39,6 +51,11 @@ bool k_major_only(const ProblemTraits& t) { return in_type_bytes(t.in_type) != 2
 Repacks sm90_repacks(const ProblemTraits& t) {
   const int bytes = in_type_bytes(t.in_type);
   Repacks r;
+  if (t.f32_split) {
+    r.a = split(t.a_k_contiguous ? plan(1, bytes, t.k, t.m, t.batch) : transposed(bytes, t.m, t.k, t.batch), 1, t.k);
+    r.b = split(t.b_k_contiguous ? plan(1, bytes, t.k, t.n, t.batch) : transposed(bytes, t.n, t.k, t.batch), 2, t.k);
+    return r;
+  }
   if (t.a_k_contiguous)
     r.a = plan(t.a_alignment_bytes, bytes, t.k, t.m, t.batch);
   else
@@ -61,6 +78,12 @@ ProblemTraits sm90_read_traits(const ProblemTraits& traits) {
     t.b_k_contiguous = true;
     t.b_alignment_bytes = 16;
   }
+  if (traits.f32_split) {
+    t.k = kernel_k(traits);
+    t.a_k_contiguous = t.b_k_contiguous = true;
+    t.a_alignment_bytes = t.b_alignment_bytes = 16;
+    t.f32_split = false;  // the kernel sees a plain tf32 problem
+  }
   t.ab_alignment_bytes = std::min(t.a_alignment_bytes, t.b_alignment_bytes);
   return t;
 }
@@ -73,7 +96,8 @@ std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a,
     RepackLaunch l;
     // One warp per row, eight rows per CTA; transposed: one 32x32 tile per CTA at a time. At
     // most 16 CTAs per SM, walking the rest.
-    const std::int64_t units = p.transpose ? p.batch * ((p.inner + 31) / 32) * ((p.ld_dst + 31) / 32)
+    const std::int64_t columns = p.split ? p.segment : p.ld_dst;
+    const std::int64_t units = p.transpose ? p.batch * ((p.inner + 31) / 32) * ((columns + 31) / 32)
                                            : (p.outer * p.batch + 7) / 8;
     const std::int64_t ctas = std::min<std::int64_t>(units, static_cast<std::int64_t>(std::max(1, sm_count)) * 16);
     l.grid = {static_cast<unsigned>(std::max<std::int64_t>(1, ctas)), 1, 1};
@@ -87,11 +111,25 @@ std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a,
     l.params.stride_src = p.stride_src;
     l.params.stride_dst = p.stride_dst;
     l.params.transpose = p.transpose ? 1 : 0;
+    l.params.split = p.split;
+    l.params.segment = p.segment;
     out.push_back(l);
   };
   add(repacks.a, a, 0);
   add(repacks.b, b, repacks.b_offset());
   return out;
+}
+
+float round_to_tf32(float x) {
+  if (!std::isfinite(x)) return x;
+  // Adding half of the dropped 13 bits' unit to the magnitude rounds ties away from zero.
+  const std::uint32_t bits = (std::bit_cast<std::uint32_t>(x) + 0x1000u) & 0xffffe000u;
+  return std::bit_cast<float>(bits);
+}
+
+Tf32Split split_tf32(float x) {
+  const float big = round_to_tf32(x);
+  return {big, round_to_tf32(x - big)};
 }
 
 }  // namespace ktune::generated

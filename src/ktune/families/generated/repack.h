@@ -12,6 +12,18 @@
 // "nn": B stored K x N): wgmma reads these types K-major only (no transpose immediate, unlike
 // 16-bit types), so the kernel reads a K-major copy instead. That copy moves the whole operand
 // (4096^2 f32: 128 MB of traffic, ~50 us on an H100); it is measured and charged like the rest.
+//
+// Strict f32 (ProblemTraits::f32_split) runs on the tf32 kernel through a splitting copy of both
+// operands (NVIDIA's "3xTF32"; CUTLASS and cuBLAS's FP32 emulation do the same): every element
+// x becomes big = tf32(x) (round to nearest) and small = tf32(x - big), so x - big - small is
+// below 2^-22 |x|, and the copy lays them out along K in three segments of f32_split_segment(K)
+// elements,
+//     A' = [small_a | big_a   | big_a]      B' = [big_b | small_b | big_b]
+// so that the kernel's one GEMM over 3 segments sums small_a big_b + big_a small_b + big_a big_b
+// (the dropped small_a small_b is below 2^-22 |a b|), the small terms first. Each product is then
+// within ~2^-21 of the exact one, inside the strict f32 error bound (gemm_numeric.h), which plain
+// TF32 (2^-10 per input) is not. Three times the tensor-core work at tf32's rate still beats
+// fp32 FMA units (H100: ~495 against ~67 dense TFLOP/s).
 
 #include <array>
 #include <cstdint>
@@ -31,6 +43,10 @@ struct RepackPlan {
   // The copy is the source's transpose: `inner` rows of `outer` elements (K-major) out of
   // `outer` rows of `inner`.
   bool transpose = false;
+  // f32_split: 1 writes [small | big | big], 2 writes [big | small | big], each segment
+  // `segment` elements long (the source's K, zero-padded); 0 copies plainly.
+  int split = 0;
+  std::int64_t segment = 0;
   int element_bytes = 2;
   std::int64_t inner = 0, outer = 0, batch = 1;
   std::int64_t ld_src = 0, ld_dst = 0;          // row pitch before and after
@@ -53,10 +69,11 @@ struct Repacks {
 
 // The copies the wgmma path needs for this problem, given the operand layouts the kernel is asked
 // to read (after swap_ab): none when every row and batch entry of A and B starts 16-byte
-// aligned and fp8/tf32 operands are K-contiguous.
+// aligned and fp8/tf32 operands are K-contiguous; both, splitting, for strict f32.
 Repacks sm90_repacks(const ProblemTraits& traits);
 
-// The layouts the wgmma kernel itself reads: an operand with a transposed copy is K-contiguous.
+// The layouts the wgmma kernel itself reads: an operand with a transposed copy is K-contiguous;
+// a split f32 problem has K = kernel_k(traits) over K-contiguous copies.
 ProblemTraits sm90_read_traits(const ProblemTraits& traits);
 
 // One launch of ktune_repack_sm90 (kRepackThreads threads; a transposing copy uses a static
@@ -68,5 +85,13 @@ struct RepackLaunch {
 // The launches that fill `scratch` from `a` and `b`, in order, before the GEMM.
 std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a, const void* b, void* scratch,
                                           int sm_count);
+
+// What the splitting copy does to one element, on the host (tests; the kernel uses
+// cvt.rna.tf32.f32): round to TF32 with ties away from zero.
+float round_to_tf32(float x);
+struct Tf32Split {
+  float big, small;
+};
+Tf32Split split_tf32(float x);
 
 }  // namespace ktune::generated

@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "ktune/families/gemm/gemm_numeric.h"
 #include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/families/gemm/gemm_reference.h"
 #include "ktune/families/generated/generated_kernel.h"
 #include "ktune/families/generated/test_problems.h"
 
@@ -141,6 +147,121 @@ TEST(Repack, TransposesBothFp8OperandsOfEveryBatchEntry) {
   EXPECT_EQ(r.b.inner, 200);
   EXPECT_EQ(r.b.stride_dst, 48 * 200);
   EXPECT_EQ(r.bytes(), r.b_offset() + 2 * 48 * 200);
+}
+
+// Strict f32: both operands are split into three K segments (repack.h), whatever their layout,
+// and the kernel sees a tf32 problem over those segments, reading both copies K-major.
+TEST(Repack, StrictF32SplitsBothOperandsIntoThreeSegments) {
+  const gemm::GemmProblem problem = make_problem(513, 1000, 1002, gemm::Precision::F32, "tt", 2);
+  const ProblemTraits traits = problem_traits(problem);
+  EXPECT_TRUE(traits.f32_split);
+  EXPECT_EQ(traits.in_type, 3);
+  EXPECT_EQ(kernel_k(traits), 3 * 1004);
+  const Repacks r = sm90_repacks(traits);
+  ASSERT_TRUE(r.a.active && r.b.active);
+  EXPECT_TRUE(r.a.transpose);   // A stored K x M
+  EXPECT_FALSE(r.b.transpose);  // B stored N x K
+  EXPECT_EQ(r.a.split, 1);
+  EXPECT_EQ(r.b.split, 2);
+  EXPECT_EQ(r.a.segment, 1004);
+  EXPECT_EQ(r.a.ld_dst, 3 * 1004);
+  EXPECT_EQ(r.a.stride_dst, 3 * 1004 * 513);
+  EXPECT_EQ(r.b.ld_dst, 3 * 1004);
+  EXPECT_EQ(r.b.stride_dst, 3 * 1004 * 1000);
+  EXPECT_EQ(r.bytes(), r.b_offset() + 2 * 3 * 1004 * 1000 * 4);
+  // Every element read once, three written.
+  EXPECT_DOUBLE_EQ(r.b.traffic_bytes(), 2.0 * (1002.0 * 1000 + 1000.0 * 3012) * 4);
+
+  const GeneratedKnobs k = testing_support::wgmma_knobs(128, 128, 32, 2, 1, 4);
+  ASSERT_FALSE(rejects(k, traits, DeviceTraits{})) << *rejects(k, traits, DeviceTraits{});
+  const ProblemTraits read = kernel_traits(k, traits);
+  EXPECT_EQ(read.k, 3 * 1004);
+  EXPECT_TRUE(read.a_k_contiguous && read.b_k_contiguous);
+  const std::string source = emit_source(k, traits);
+  EXPECT_NE(source.find("#define KT_IN_TYPE 3\n"), std::string::npos);
+  EXPECT_NE(source.find("3xTF32"), std::string::npos);
+  const Launch launch = plan_launch(k, traits, DeviceTraits{});
+  alignas(16) static unsigned char a[16], b[16], scratch[16];
+  DeviceOperands operands;
+  operands.a = a;
+  operands.b = b;
+  operands.repack = scratch;
+  GeneratedKnobs split = k;
+  split.split_k = 3;
+  ASSERT_FALSE(rejects(split, traits, DeviceTraits{}));
+  const KtuneGemmParams p = make_params(split, traits, problem, operands, plan_launch(split, traits, DeviceTraits{}),
+                                        DeviceTraits{});
+  EXPECT_EQ(p.k, 3 * 1004);
+  EXPECT_EQ(p.lda, 3 * 1004);
+  EXPECT_EQ(p.ldb, 3 * 1004);
+  EXPECT_EQ(p.k_per_split, 32 * 32);  // 95 K tiles of 32 in 3 slices
+  const std::vector<RepackLaunch> launches = repack_launches(launch.repacks, a, b, scratch, 132);
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].params.split, 1);
+  EXPECT_EQ(launches[1].params.split, 2);
+  EXPECT_EQ(launches[1].params.segment, 1004);
+
+  // mma.sync has no tf32 kernel, and the copies rule out swap_ab.
+  GeneratedKnobs swapped = testing_support::wgmma_knobs(64, 16, 32, 1, 1, 8);
+  swapped.swap_ab = true;
+  EXPECT_TRUE(rejects(swapped, problem_traits(make_problem(16, 4096, 4096, gemm::Precision::F32, "nt")), DeviceTraits{}));
+  GeneratedKnobs mma;
+  EXPECT_TRUE(rejects(mma, traits, DeviceTraits{}));
+}
+
+TEST(Repack, Tf32SplitParts) {
+  EXPECT_EQ(round_to_tf32(1.0f), 1.0f);
+  // 1 + 2^-11 is halfway between two TF32 neighbours (10 mantissa bits): away from zero.
+  EXPECT_EQ(round_to_tf32(1.0f + std::ldexp(1.0f, -11)), 1.0f + std::ldexp(1.0f, -10));
+  EXPECT_EQ(round_to_tf32(-1.0f - std::ldexp(1.0f, -11)), -1.0f - std::ldexp(1.0f, -10));
+  EXPECT_EQ(round_to_tf32(1.0f + std::ldexp(1.0f, -12)), 1.0f);
+  EXPECT_TRUE(std::isinf(round_to_tf32(INFINITY)));
+  for (float x : {0.1f, -3.14159265f, 1e-20f, 12345.678f, 0.0f}) {
+    const Tf32Split s = split_tf32(x);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(s.big) & 0x1fffu, 0u);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(s.small) & 0x1fffu, 0u);
+    EXPECT_LE(std::fabs(static_cast<double>(x) - s.big - s.small), std::ldexp(std::fabs(static_cast<double>(x)), -21)) << x;
+  }
+}
+
+// What the split buys, on the CPU: the kernel's arithmetic (TF32 parts, exact products, an f32
+// accumulator over the three segments in order) passes the strict f32 verification, while the
+// same GEMM on TF32-rounded inputs fails it. K = 256, where TF32's error is ~10x the bound.
+TEST(Repack, SplitProductsPassTheStrictF32CheckThatTf32Fails) {
+  const gemm::GemmProblem p = make_problem(24, 40, 256, gemm::Precision::F32, "nn");
+  const gemm::GemmOperands o = gemm::make_operands(p, 11);
+  const gemm::GemmReference ref = gemm::compute_reference(p, o);
+  const float* a = reinterpret_cast<const float*>(o.a.data());
+  const float* b = reinterpret_cast<const float*>(o.b.data());
+  std::vector<float> split(p.m * p.n), tf32(p.m * p.n);
+  for (std::int64_t i = 0; i < p.m; ++i)
+    for (std::int64_t j = 0; j < p.n; ++j) {
+      float acc = 0, plain = 0;
+      for (std::int64_t kk = 0; kk < p.k; ++kk) {
+        const Tf32Split x = split_tf32(a[i * p.k + kk]), y = split_tf32(b[kk * p.n + j]);
+        acc += x.small * y.big;
+        plain += x.big * y.big;
+      }
+      for (std::int64_t kk = 0; kk < p.k; ++kk) {
+        const Tf32Split x = split_tf32(a[i * p.k + kk]), y = split_tf32(b[kk * p.n + j]);
+        acc += x.big * y.small;
+      }
+      for (std::int64_t kk = 0; kk < p.k; ++kk) {
+        const Tf32Split x = split_tf32(a[i * p.k + kk]), y = split_tf32(b[kk * p.n + j]);
+        acc += x.big * y.big;
+      }
+      split[i * p.n + j] = acc;
+      tf32[i * p.n + j] = plain;
+    }
+  auto bytes = [](const std::vector<float>& v) {
+    return std::span<const std::byte>(reinterpret_cast<const std::byte*>(v.data()), v.size() * sizeof(float));
+  };
+  const gemm::GemmCheck with_split = gemm::check_output(p, ref, bytes(split));
+  const gemm::GemmCheck with_tf32 = gemm::check_output(p, ref, bytes(tf32));
+  EXPECT_TRUE(with_split.pass) << with_split.summary();
+  EXPECT_LT(with_split.max_error_ratio, 0.25) << with_split.summary();
+  EXPECT_FALSE(with_tf32.pass) << with_tf32.summary();
+  EXPECT_GT(with_tf32.mismatches, with_tf32.checked / 2) << with_tf32.summary();
 }
 
 }  // namespace

@@ -46,14 +46,17 @@ struct KtuneGemmParams {
 // ktune_repack_sm90's parameter (families/generated/repack.h): batch x outer rows of `inner`
 // elements from `src` (pitches ld_src, stride_src) to `dst` (ld_dst, stride_dst; 16-byte rows,
 // the padding zeroed), or with `transpose` their transpose (inner rows of `outer`, padded to
-// ld_dst). All counts in elements.
+// ld_dst). All counts in elements. With `split` (strict f32, 1 or 2) each element is written as
+// three TF32 parts, `segment` elements apart along the destination's rows (repack.h).
 struct KtuneRepackParams {
   const void* src;
   void* dst;
   long long inner, outer, batch;
   long long ld_src, ld_dst;
   long long stride_src, stride_dst;
+  long long segment;
   int transpose;
+  int split;
 };
 
 #endif  // KTUNE_GEMM_PARAMS_H

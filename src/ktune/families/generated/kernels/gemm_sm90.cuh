@@ -1290,13 +1290,45 @@ typedef unsigned int kt_repack_t;
 #else
 typedef unsigned short kt_repack_t;
 #endif
+// Strict f32 on the tf32 kernel (repack.h): x splits into big = tf32(x) and small = tf32(x - big),
+// both rounded to nearest (ties away), written to three K segments of a destination row:
+// split 1 (the kernel's A) [small | big | big], split 2 (its B) [big | small | big].
+#if KT_IN_TYPE == 3
+static __device__ __forceinline__ float kt_tf32_rna(float x) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return __uint_as_float(r);
+}
+static __device__ __forceinline__ void kt_split3(unsigned x, int split, unsigned out[3]) {
+  const float v = __uint_as_float(x), big = kt_tf32_rna(v), small = kt_tf32_rna(v - big);
+  out[0] = __float_as_uint(split == 1 ? small : big);
+  out[1] = __float_as_uint(split == 1 ? big : small);
+  out[2] = __float_as_uint(big);
+}
+#endif
+// Element x of the copy at `column` of destination row `row`: once, or in three split parts.
+static __device__ __forceinline__ void kt_repack_put(kt_repack_t* row, long long column, kt_repack_t x,
+                                                     const KtuneRepackParams& p) {
+#if KT_IN_TYPE == 3
+  if (p.split) {
+    unsigned parts[3];
+    kt_split3(x, p.split, parts);
+    for (int s = 0; s < 3; ++s) row[column + s * p.segment] = parts[s];
+    return;
+  }
+#endif
+  row[column] = x;
+}
+
 // The transposed copy of an fp8/tf32 operand that is not K-contiguous (wgmma reads these
 // K-major only): 32x32 tiles through shared memory, so reads and writes both run along rows.
-// Source row r (0..outer) becomes column r of the copy; columns from outer to ld_dst are zeroed.
+// Source row r (0..outer) becomes column r of the copy; columns from outer to ld_dst (to the
+// segment's end when splitting) are zeroed.
 static __device__ __forceinline__ void kt_repack_transposed(const KtuneRepackParams& p) {
   __shared__ kt_repack_t tile[32][33];
   const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;  // 32 x 8 threads
-  const long long tiles_in = (p.inner + 31) / 32, tiles_out = (p.ld_dst + 31) / 32;
+  const long long columns = p.split ? p.segment : p.ld_dst;
+  const long long tiles_in = (p.inner + 31) / 32, tiles_out = (columns + 31) / 32;
   const long long tiles = p.batch * tiles_in * tiles_out;
   for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
     const long long batch = t / (tiles_in * tiles_out), rest = t % (tiles_in * tiles_out);
@@ -1312,7 +1344,7 @@ static __device__ __forceinline__ void kt_repack_transposed(const KtuneRepackPar
 #pragma unroll
     for (int r = ty; r < 32; r += 8) {
       const long long i = i0 + r, o = o0 + tx;
-      if (i < p.inner && o < p.ld_dst) dst[i * p.ld_dst + o] = tile[tx][r];
+      if (i < p.inner && o < columns) kt_repack_put(dst + i * p.ld_dst, o, tile[tx][r], p);
     }
     __syncthreads();
   }
@@ -1331,7 +1363,8 @@ extern "C" __global__ void __launch_bounds__(256) ktune_repack_sm90(const __grid
     const long long batch = row / p.outer, r = row % p.outer;
     const kt_repack_t* src = static_cast<const kt_repack_t*>(p.src) + batch * p.stride_src + r * p.ld_src;
     kt_repack_t* dst = static_cast<kt_repack_t*>(p.dst) + batch * p.stride_dst + r * p.ld_dst;
-    for (long long v = lane; v * per_vector < p.ld_dst; v += 32) {
+    const long long columns = p.split ? p.segment : p.ld_dst;
+    for (long long v = lane; v * per_vector < columns; v += 32) {
       union {
         uint4 vector;
         kt_repack_t element[per_vector];
@@ -1341,6 +1374,21 @@ extern "C" __global__ void __launch_bounds__(256) ktune_repack_sm90(const __grid
         const long long column = v * per_vector + i;
         out.element[i] = column < p.inner ? __ldg(src + column) : kt_repack_t(0);
       }
+#if KT_IN_TYPE == 3
+      if (p.split) {
+        // The segment is a whole number of vectors, so each part's vector stays 16-byte aligned.
+        uint4 parts[3];
+        unsigned* words = reinterpret_cast<unsigned*>(parts);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          unsigned three[3];
+          kt_split3(out.element[i], p.split, three);
+          for (int s = 0; s < 3; ++s) words[4 * s + i] = three[s];
+        }
+        for (int s = 0; s < 3; ++s) *reinterpret_cast<uint4*>(dst + s * p.segment + v * per_vector) = parts[s];
+        continue;
+      }
+#endif
       *reinterpret_cast<uint4*>(dst + v * per_vector) = out.vector;
     }
   }
