@@ -147,6 +147,11 @@ std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTra
              " MiB of f32 partials (split_k x batch x M x N), more than " +
              std::to_string(kMaxSplitReduceBytes / (1 << 20)) + " MiB";
   }
+  if (knobs.promote < 0) return "promote must be 0 (off) or a number of K tiles";
+  if (user_traits.f32_split && (knobs.promote < 1 || knobs.promote * knobs.tile_k > kF32ChainK))
+    return "strict f32 promotes the tensor cores' sums at least every " + std::to_string(kF32ChainK) +
+           " K elements (promote 1.." + std::to_string(kF32ChainK / std::max(1, knobs.tile_k)) + " K tiles of " +
+           std::to_string(knobs.tile_k) + ")";
   if (knobs.swizzle_group < 1) return "the rasterisation group must be at least 1";
   if (knobs.tile_k < 1) return "the reduction tile must be positive";
   // The database config keeps 1-16 (knobs_from_config); refinement's "one stage more" must not leave it.
@@ -224,7 +229,9 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& user_traits
   launch.grid = {grid[0], grid[1], grid[2]};
   launch.needs_split_k_buffers = knobs.split_k > 1;
   const std::int64_t outputs = traits.batch * traits.m * traits.n;
-  if (knobs.split_k > 1) launch.split_k_workspace_floats = knobs.split_reduce ? knobs.split_k * outputs : outputs;
+  // Reduced slices are padded to 4 floats each (kt_slice_floats in gemm_sm90.cuh).
+  if (knobs.split_k > 1)
+    launch.split_k_workspace_floats = knobs.split_reduce ? knobs.split_k * ((outputs + 3) / 4 * 4) : outputs;
   if (knobs.split_k > 1 && knobs.split_reduce) {
     // A thread per pair of columns, at most 8 CTAs of 256 per SM walking the rest.
     const std::int64_t pairs = traits.batch * traits.m * ((traits.n + 1) / 2);

@@ -174,6 +174,7 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
   if (k.cluster_m > 1) c["cluster_m"] = Value::integer(k.cluster_m);
   if (k.swap_ab) c["swap_ab"] = Value::boolean(true);
   if (k.split_reduce) c["split_reduce"] = Value::boolean(true);
+  if (k.promote > 0) c["promote"] = Value::integer(k.promote);
   return c;
 }
 
@@ -221,6 +222,7 @@ GeneratedKnobs knobs_from_config(const Config& config) {
     if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'split_reduce' must be true or false");
     k.split_reduce = v.as_bool();
   }
+  if (config.count("promote")) k.promote = static_cast<int>(config_int(config, "promote", 0, 1 << 16));
   return k;
 }
 
@@ -341,7 +343,9 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   std::vector<int> splits{1};
   for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})
     if (s <= k_tiles_32) splits.push_back(s);
-  auto consider = [&](const GeneratedKnobs& k) {
+  auto consider = [&](GeneratedKnobs k) {
+    // Strict f32 promotes its tensor-core sums every kF32ChainK elements (accuracy, not speed).
+    if (traits.f32_split) k.promote = std::max(1, kF32ChainK / k.tile_k);
     ++local.considered;
     if (auto reason = rejects(k, traits, device)) {
       // Keep a few distinct reasons (by their first words) as a record of what the rules cut.

@@ -10,6 +10,7 @@
 #include "ktune/families/gemm/gemm_problem.h"
 #include "ktune/families/gemm/gemm_reference.h"
 #include "ktune/families/generated/generated_kernel.h"
+#include "ktune/families/generated/generated_space.h"
 #include "ktune/families/generated/test_problems.h"
 
 namespace ktune::generated {
@@ -172,8 +173,22 @@ TEST(Repack, StrictF32SplitsBothOperandsIntoThreeSegments) {
   // Every element read once, three written.
   EXPECT_DOUBLE_EQ(r.b.traffic_bytes(), 2.0 * (1002.0 * 1000 + 1000.0 * 3012) * 4);
 
-  const GeneratedKnobs k = testing_support::wgmma_knobs(128, 128, 32, 2, 1, 4);
+  GeneratedKnobs k = testing_support::wgmma_knobs(128, 128, 32, 2, 1, 4);
+  // Strict f32 must promote its tensor-core sums at least every kF32ChainK elements.
+  EXPECT_TRUE(rejects(k, traits, DeviceTraits{}));
+  k.promote = kF32ChainK / 32 + 1;
+  EXPECT_TRUE(rejects(k, traits, DeviceTraits{}));
+  k.promote = kF32ChainK / 32;
   ASSERT_FALSE(rejects(k, traits, DeviceTraits{})) << *rejects(k, traits, DeviceTraits{});
+  EXPECT_NE(emit_source(k, traits).find("#define KT_PROMOTE 16\n"), std::string::npos);
+  EXPECT_EQ(knobs_from_config(to_config(k, traits)), k);
+  // The chain's sum and the total: twice the accumulators, which a 128x256 warpgroup tile lacks.
+  GeneratedKnobs wide = testing_support::wgmma_knobs(256, 128, 32, 2, 1, 3);
+  wide.promote = 16;
+  EXPECT_TRUE(rejects(wide, traits, DeviceTraits{}));
+  // Every candidate the space offers for strict f32 promotes.
+  for (const RankedKnobs& ranked : select_candidates(traits, DeviceTraits{}, SpaceOptions{}))
+    EXPECT_EQ(ranked.knobs.promote * ranked.knobs.tile_k, kF32ChainK);
   const ProblemTraits read = kernel_traits(k, traits);
   EXPECT_EQ(read.k, 3 * 1004);
   EXPECT_TRUE(read.a_k_contiguous && read.b_k_contiguous);

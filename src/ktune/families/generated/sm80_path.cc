@@ -75,6 +75,7 @@ std::optional<std::string> sm80_rejects(const GeneratedKnobs& knobs, const Probl
   if (knobs.pingpong) return "pingpong is a wgmma-path knob (persistent kernels only)";
   if (knobs.swap_ab) return "swap_ab is a wgmma-path knob";
   if (knobs.split_reduce) return "split_reduce is a wgmma-path knob (split-K slices summed by a second kernel)";
+  if (knobs.promote != 0) return "promote is a wgmma-path knob (accumulator chains added in f32 registers)";
   if (knobs.cluster_n != 1 || knobs.cluster_m != 1)
     return "cluster_n and cluster_m are wgmma-path knobs (clusters sharing A and B by TMA multicast)";
   if (problem.in_type != 0 && problem.in_type != 1)

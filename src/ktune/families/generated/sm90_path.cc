@@ -178,7 +178,8 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   if (entry < 24) return "fewer than 24 registers per thread at " + str(blocks_hint(k)) + " CTAs per SM";
   // ptxas compiles the code after setmaxnreg.inc within the raised share (a 256x192 tile with
   // two consumers, 192 accumulators each, builds without spills under a 168-register launch bound).
-  const int accumulators = sm90_accumulators_per_thread(k);
+  // Promotion keeps a second set of accumulators (the chain's sum beside the total).
+  const int accumulators = sm90_accumulators_per_thread(k) * (k.promote > 0 ? 2 : 1);
   const int available = sm90_consumer_registers(k);
   if (accumulators + kConsumerRegisterOverhead > available)
     return str(accumulators) + " fp32 accumulators per consumer thread need about " +
@@ -242,6 +243,7 @@ std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   if (k.cluster_m > 1) define("KT_CLUSTER_M", k.cluster_m);
   if (k.swap_ab) define("KT_SWAP_AB", 1);
   if (k.split_reduce) define("KT_SPLIT_REDUCE", 1);
+  if (k.promote > 0) define("KT_PROMOTE", k.promote);
   return out + sm90_wgmma_defines(k, in_type);
 }
 

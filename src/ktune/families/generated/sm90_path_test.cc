@@ -720,6 +720,14 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   tf32_epilogue.bias = true;
   samples.push_back({knobs(128, 128, 64, 2, 1, 3, true), tf32_epilogue});  // two swizzle rows per K tile
   samples.push_back({knobs(128, 128, 32, 2, 1, 4, true, 1, 4), typed(problem(16384, 4096, 128, "nt"), 3)});  // a panel
+  // Promoted accumulator chains (strict f32 as 3xTF32): two accumulator sets within the registers.
+  GeneratedKnobs promoted = knobs(128, 192, 32, 2, 1, 4, true);
+  promoted.promote = 16;
+  samples.push_back({promoted, typed(problem(2048, 2048, 6144, "nt"), 3)});
+  GeneratedKnobs promoted_split = knobs(64, 64, 32, 1, 1, 8, false, 4);
+  promoted_split.promote = 5;
+  promoted_split.split_reduce = true;
+  samples.push_back({promoted_split, typed(problem(777, 1001, 1548, "nt"), 3)});
   // Chunked staging (no staging tile beside 4 stages): 64-column chunks (128x256), 32-column ones
   // (192x192 pairs), and an f32 output that leaves the chunk buffer unused.
   samples.push_back({knobs(128, 256, 64, 2, 1, 4, true), problem(4096, 4096, 4096, "nt")});

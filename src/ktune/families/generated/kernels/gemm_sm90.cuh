@@ -697,13 +697,34 @@ struct Kt90Consumer {
   int index, wg_m, wg_n, t, warp, lane;
 };
 
+// Promotion (KT_PROMOTE K tiles): the tensor cores' f32 accumulation loses accuracy with the
+// length of the chain it sums (strict f32 as 3xTF32 on 2048^3: relative error 4.8e-6 in one
+// chain of 6144, 1.2e-6 in chains of 512, cuBLAS's FFMA SGEMM 8.1e-7; H100, session 19), so every
+// KT_PROMOTE K tiles the chain's sum is added into `total` with ordinary f32 adds and the next
+// wgmma starts a new chain (scale-d 0). It costs a second set of accumulator registers.
+#ifdef KT_PROMOTE
+#define KT_CHAIN_STARTS(kt) ((kt) % KT_PROMOTE == 0)
+#define KT_TOTAL_PARAM , float (&total)[KT_M_ATOMS][KT_WG_N / 2]
+#define KT_TOTAL_ARG , total
+#else
+#define KT_CHAIN_STARTS(kt) ((kt) == 0)
+#define KT_TOTAL_PARAM
+#define KT_TOTAL_ARG
+#endif
+
 // One tile's K loop: waits for each stage, issues its wgmmas (descriptors from the stage-0 low
 // words plus constant offsets) and hands stages back to the producer. Returns the last stage
 // used, which the caller releases after its final wait unless KT_EARLY_RELEASE did already.
 static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_WG_N / 2], const Kt90Smem& s,
                                                     kt_u32 desc_lo_a, kt_u32 desc_lo_b, int k_tiles, int& stage,
-                                                    kt_u32& phase, int lane) {
+                                                    kt_u32& phase, int lane KT_TOTAL_PARAM) {
   int previous_stage = 0;
+#ifdef KT_PROMOTE
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int r = 0; r < KT_WG_N / 2; ++r) total[mi][r] = 0.0f;
+#endif
   for (int kt = 0; kt < k_tiles; ++kt) {
     kt_mbar_wait(s.full_bars + 8 * stage, phase);
     // Offsets from the ring's start in 16-byte units (descriptor address units).
@@ -733,7 +754,7 @@ static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_
 #else
         const kt_u32 a_step = mi * (KT_TILE_K * 128) + kk * 2048;
 #endif
-        kt_wgmma(acc[mi], kt_desc(desc_lo_a + a_units + a_step / 16, 1024), desc_b, (kt > 0 || kk > 0) ? 1 : 0);
+        kt_wgmma(acc[mi], kt_desc(desc_lo_a + a_units + a_step / 16, 1024), desc_b, (!KT_CHAIN_STARTS(kt) || kk > 0) ? 1 : 0);
       }
     }
     kt_wgmma_commit();
@@ -754,6 +775,19 @@ static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_
       if (lane == 0) kt_release_stage(s.empty_bars + 8 * previous_stage);
     }
 #endif
+#ifdef KT_PROMOTE
+    if (KT_CHAIN_STARTS(kt + 1) && kt + 1 < k_tiles) {
+      // The chain is complete once its wgmmas are; the fences keep the reads after the wait.
+      kt_wgmma_wait<0>();
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+        for (int r = 0; r < KT_WG_N / 2; ++r) {
+          kt_fence_operand(acc[mi][r]);
+          total[mi][r] += acc[mi][r];
+        }
+    }
+#endif
     previous_stage = stage;
     if (++stage == KT_STAGES) {
       stage = 0;
@@ -769,11 +803,16 @@ static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_
 // the slices and runs the epilogue afterwards. Atomic adds into one shared buffer all land at the
 // end of the K loop, when every CTA finishes at once, and the L2 serialises them on each address
 // (~45e9 per second on the H100): 128x256x32768 in 16 slices spent ~6 us there.
+// Slices lie kt_slice_floats apart: batch x M x N rounded up to 4 floats, so that a pair of
+// columns starts 8-byte aligned in every slice when it does in the first (M x N may be odd).
+static __device__ __forceinline__ long long kt_slice_floats(const KtuneGemmParams& p) {
+  return (static_cast<long long>(p.batch) * p.m * p.n + 3) / 4 * 4;
+}
 static __device__ __forceinline__ void kt90_split_k_store(const KtuneGemmParams& p, const Kt90Consumer& c, int batch,
                                                           int split, long long row0, long long col0,
                                                           float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
   (void)c;
-  float* slice = p.workspace + (static_cast<long long>(split) * p.batch + batch) * p.m * p.n;
+  float* slice = p.workspace + split * kt_slice_floats(p) + static_cast<long long>(batch) * p.m * p.n;
 #pragma unroll
   for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
@@ -796,7 +835,7 @@ static __device__ __forceinline__ void kt90_split_k_store(const KtuneGemmParams&
 // The sum of the split-K slices of every element of D, finished by the epilogue: one thread per
 // pair of columns, grid-stride, reading each slice's pair with one 8-byte load where aligned.
 extern "C" __global__ void __launch_bounds__(256) ktune_splitk_reduce_sm90(const __grid_constant__ KtuneGemmParams p) {
-  const long long pairs_per_row = (p.n + 1) / 2, slice = static_cast<long long>(p.batch) * p.m * p.n;
+  const long long pairs_per_row = (p.n + 1) / 2, slice = kt_slice_floats(p);
   const long long total = static_cast<long long>(p.batch) * p.m * pairs_per_row;
   for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
        t += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -1084,6 +1123,9 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
   const kt_u32 desc_lo_b = kt_desc_lo(s.base + b_offset, b_lbo);
 
   float acc[KT_M_ATOMS][KT_WG_N / 2];
+#ifdef KT_PROMOTE
+  float total[KT_M_ATOMS][KT_WG_N / 2];
+#endif
   bool bulk_pending = false;  // this thread has bulk stores reading the staging rows
   int staging_slot = 0;       // the staging buffer of the next staged tile
   (void)bulk_pending;
@@ -1149,7 +1191,7 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     // previous item): a stage's "full" parity would otherwise alias across laps of the ring.
     if (local_item > 0) kt_mbar_wait(s.order_bars + 8 * (c.index ^ 1), static_cast<kt_u32>(((local_item - 1) >> 1) & 1));
 #endif
-    const int previous_stage = kt90_mma_tile(acc, s, desc_lo_a, desc_lo_b, k_tiles, stage, phase, c.lane);
+    const int previous_stage = kt90_mma_tile(acc, s, desc_lo_a, desc_lo_b, k_tiles, stage, phase, c.lane KT_TOTAL_ARG);
 #if KT_PINGPONG
     if (c.t == 0) kt_mbar_arrive(s.order_bars + 8 * c.index);
 #endif
@@ -1168,6 +1210,12 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     for (int mi = 0; mi < KT_M_ATOMS; ++mi)
 #pragma unroll
       for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+#ifdef KT_PROMOTE
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int r = 0; r < KT_WG_N / 2; ++r) acc[mi][r] += total[mi][r];
+#endif
 
     // ---- epilogue: accumulator (mi, 4j + h) sits at row warp*16 + lane/4 (+8 for h >= 2),
     // column 8j + 2*(lane%4) (+1 for odd h) of this warpgroup's piece.
