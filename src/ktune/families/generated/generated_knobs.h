@@ -95,8 +95,9 @@ struct ProblemTraits {
 
 // The longest K run strict f32 (f32_split) accumulates in the tensor cores before promoting
 // (GeneratedKnobs::promote): 2048^3 as 3xTF32 on an H100 had relative errors of 4.8e-6 in one
-// chain of 6144, 1.2e-6 in chains of 512, against 8.1e-7 for cuBLAS's SGEMM (session 19).
-inline constexpr int kF32ChainK = 512;
+// chain of 6144, 1.2e-6 in chains of 512, 6.4e-7 of 256 and 3.5e-7 of 128, against 8.1e-7 for
+// cuBLAS's SGEMM; the time was the same within 1% (session 19).
+inline constexpr int kF32ChainK = 128;
 
 // One segment of a split f32 operand: K padded to whole 16-byte vectors of f32.
 inline std::int64_t f32_split_segment(std::int64_t k) { return (k + 3) / 4 * 4; }

@@ -94,11 +94,12 @@ std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a,
   auto add = [&](const RepackPlan& p, const void* source, std::int64_t offset) {
     if (!p.active) return;
     RepackLaunch l;
-    // One warp per row, eight rows per CTA; transposed: one 32x32 tile per CTA at a time. At
-    // most 16 CTAs per SM, walking the rest.
+    // A thread per 16-byte vector of the copy; transposed: one 32x32 tile per CTA at a time.
+    // At most 16 CTAs per SM, walking the rest.
     const std::int64_t columns = p.split ? p.segment : p.ld_dst;
+    const std::int64_t vectors = p.outer * p.batch * (columns * p.element_bytes / 16);
     const std::int64_t units = p.transpose ? p.batch * ((p.inner + 31) / 32) * ((columns + 31) / 32)
-                                           : (p.outer * p.batch + 7) / 8;
+                                           : (vectors + kRepackThreads - 1) / kRepackThreads;
     const std::int64_t ctas = std::min<std::int64_t>(units, static_cast<std::int64_t>(std::max(1, sm_count)) * 16);
     l.grid = {static_cast<unsigned>(std::max<std::int64_t>(1, ctas)), 1, 1};
     l.params.src = source;

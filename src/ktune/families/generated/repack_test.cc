@@ -75,7 +75,7 @@ TEST(Repack, LaunchesAndParamsReadTheCopies) {
   EXPECT_EQ(launches[0].params.dst, scratch);
   EXPECT_EQ(launches[1].params.src, b);
   EXPECT_EQ(launches[1].params.dst, scratch + launch.repacks.b_offset());
-  EXPECT_EQ(launches[0].grid[0], (1000u + 7) / 8);              // a warp per row of 1000
+  EXPECT_EQ(launches[0].grid[0], (1000u * 513 + 255) / 256);  // a thread per vector: 1000 rows of 513
   EXPECT_LE(launches[1].grid[0], static_cast<unsigned>(device.sm_count * 16));
   const KtuneGemmParams p = make_params(wgmma(), traits, problem, operands, launch, device);
   EXPECT_EQ(p.a, scratch);
@@ -180,7 +180,7 @@ TEST(Repack, StrictF32SplitsBothOperandsIntoThreeSegments) {
   EXPECT_TRUE(rejects(k, traits, DeviceTraits{}));
   k.promote = kF32ChainK / 32;
   ASSERT_FALSE(rejects(k, traits, DeviceTraits{})) << *rejects(k, traits, DeviceTraits{});
-  EXPECT_NE(emit_source(k, traits).find("#define KT_PROMOTE 16\n"), std::string::npos);
+  EXPECT_NE(emit_source(k, traits).find("#define KT_PROMOTE 4\n"), std::string::npos);
   EXPECT_EQ(knobs_from_config(to_config(k, traits)), k);
   // The chain's sum and the total: twice the accumulators, which a 128x256 warpgroup tile lacks.
   GeneratedKnobs wide = testing_support::wgmma_knobs(256, 128, 32, 2, 1, 3);

@@ -1403,42 +1403,43 @@ extern "C" __global__ void __launch_bounds__(256) ktune_repack_sm90(const __grid
     kt_repack_transposed(p);
     return;
   }
+  // One 16-byte vector of the copy per thread, grid-stride over all rows' vectors: every thread's
+  // loads are independent, so a small copy waits for memory once, not once per vector of a row
+  // (a warp per row of 513 f32 took ~7 us, session 19).
   constexpr int per_vector = 16 / KT_IN_BYTES;
-  const int lane = threadIdx.x % 32;
-  const long long rows = p.outer * p.batch;
-  const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
-  for (long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32; row < rows; row += warps) {
+  const long long vectors_per_row = (p.split ? p.segment : p.ld_dst) / per_vector;
+  const long long total = p.outer * p.batch * vectors_per_row;
+  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
+       t += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long row = t / vectors_per_row, v = t % vectors_per_row;
     const long long batch = row / p.outer, r = row % p.outer;
     const kt_repack_t* src = static_cast<const kt_repack_t*>(p.src) + batch * p.stride_src + r * p.ld_src;
     kt_repack_t* dst = static_cast<kt_repack_t*>(p.dst) + batch * p.stride_dst + r * p.ld_dst;
-    const long long columns = p.split ? p.segment : p.ld_dst;
-    for (long long v = lane; v * per_vector < columns; v += 32) {
-      union {
-        uint4 vector;
-        kt_repack_t element[per_vector];
-      } out;
+    union {
+      uint4 vector;
+      kt_repack_t element[per_vector];
+    } out;
 #pragma unroll
-      for (int i = 0; i < per_vector; ++i) {
-        const long long column = v * per_vector + i;
-        out.element[i] = column < p.inner ? __ldg(src + column) : kt_repack_t(0);
-      }
-#if KT_IN_TYPE == 3
-      if (p.split) {
-        // The segment is a whole number of vectors, so each part's vector stays 16-byte aligned.
-        uint4 parts[3];
-        unsigned* words = reinterpret_cast<unsigned*>(parts);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          unsigned three[3];
-          kt_split3(out.element[i], p.split, three);
-          for (int s = 0; s < 3; ++s) words[4 * s + i] = three[s];
-        }
-        for (int s = 0; s < 3; ++s) *reinterpret_cast<uint4*>(dst + s * p.segment + v * per_vector) = parts[s];
-        continue;
-      }
-#endif
-      *reinterpret_cast<uint4*>(dst + v * per_vector) = out.vector;
+    for (int i = 0; i < per_vector; ++i) {
+      const long long column = v * per_vector + i;
+      out.element[i] = column < p.inner ? __ldg(src + column) : kt_repack_t(0);
     }
+#if KT_IN_TYPE == 3
+    if (p.split) {
+      // The segment is a whole number of vectors, so each part's vector stays 16-byte aligned.
+      uint4 parts[3];
+      unsigned* words = reinterpret_cast<unsigned*>(parts);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        unsigned three[3];
+        kt_split3(out.element[i], p.split, three);
+        for (int s = 0; s < 3; ++s) words[4 * s + i] = three[s];
+      }
+      for (int s = 0; s < 3; ++s) *reinterpret_cast<uint4*>(dst + s * p.segment + v * per_vector) = parts[s];
+      continue;
+    }
+#endif
+    *reinterpret_cast<uint4*>(dst + v * per_vector) = out.vector;
   }
 }
 #endif
