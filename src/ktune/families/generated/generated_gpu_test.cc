@@ -270,6 +270,29 @@ TEST(GeneratedGpu, Fp8AndTf32WgmmaKernels) {
   verify_knobs(make(3000, 1000, 128, gemm::Precision::TF32, "nt"), panel, "tf32 3000x1000x128, a B panel");
 }
 
+// A wgmma knob setting with tf32's 32-deep K tiles; `promote` K tiles per accumulator chain.
+GeneratedKnobs tf32_knobs(int tile_m, int tile_n, int subgroup_m, int stages, bool persistent, int promote) {
+  GeneratedKnobs k = wgmma(tile_m, tile_n, subgroup_m, 1, stages, persistent);
+  k.tile_k = 32;
+  k.promote = promote;
+  return k;
+}
+
+// What tf32 and strict f32 kernels share: the whole epilogue (C, bias, gelu) on 777x1000x999 nn
+// and CTA pairs on 1000x1104x520 tn, 128x128 tiles of 32-deep K.
+void verify_tf32_kernels(gemm::Precision precision, int promote) {
+  const std::string type(gemm::precision_name(precision));
+  const GeneratedKnobs k = tf32_knobs(128, 128, 2, 4, true, promote);
+  gemm::GemmProblem full = make(777, 1000, 999, precision, "nn");
+  full.bias = true;
+  full.beta = -1.0;
+  full.activation = gemm::Activation::Gelu;
+  verify_knobs(full, k, type + " 777x1000x999 nn, C, bias, gelu");
+  GeneratedKnobs pair = k;
+  pair.cluster_n = 2;
+  verify_knobs(make(1000, 1104, 520, precision, "tn"), pair, type + " 1000x1104x520 tn, CTA pairs");
+}
+
 // fp8 and tf32 operands that are not K-contiguous: the kernel reads a transposed K-major copy
 // (repack.h). tf32 in every other layout, with ragged M, N and K (K = 1002: the copy pads rows to
 // 1004), beside an aligned-row copy of A (nn, 2002 f32 per row); fp8 tn in a batch; split-K, CTA
@@ -283,18 +306,8 @@ TEST(GeneratedGpu, TransposedCopiesForKMajorOnlyTypes) {
   gemm::GemmProblem fp8 = make(1000, 520, 264, gemm::Precision::F8E4M3, "tn");
   fp8.batch = 3;
   EXPECT_GE(verify_all(fp8), 2);
-  GeneratedKnobs k = wgmma(128, 128, 2, 1, 4, true);
-  k.tile_k = 32;
-  gemm::GemmProblem tf32 = make(777, 1000, 1000, gemm::Precision::TF32, "nn");
-  tf32.bias = true;
-  tf32.beta = -1.0;
-  tf32.activation = gemm::Activation::Gelu;
-  verify_knobs(tf32, k, "tf32 777x1000x1000 nn, C, bias, gelu");
-  GeneratedKnobs pair = k;
-  pair.cluster_n = 2;
-  verify_knobs(make(1000, 1104, 520, gemm::Precision::TF32, "tn"), pair, "tf32 1000x1104x520 tn, CTA pairs");
-  GeneratedKnobs split = wgmma(64, 64, 1, 1, 8, false);
-  split.tile_k = 32;
+  verify_tf32_kernels(gemm::Precision::TF32, 0);
+  GeneratedKnobs split = tf32_knobs(64, 64, 1, 8, false, 0);
   split.split_k = 4;
   verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), split, "tf32 256x128x8192 nn, split-K 4");
 }
@@ -321,21 +334,9 @@ TEST(GeneratedGpu, StrictF32ThroughThreeTf32Products) {
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
   for (const char* layout : {"nn", "nt", "tn", "tt"})
     EXPECT_GE(verify_all(make(513, 1000, 1002, gemm::Precision::F32, layout)), 1) << layout;
-  GeneratedKnobs k = wgmma(128, 128, 2, 1, 4, true);
-  k.tile_k = 32;
-  k.promote = 4;
-  gemm::GemmProblem full = make(777, 1000, 999, gemm::Precision::F32, "nn");
-  full.bias = true;
-  full.beta = -1.0;
-  full.activation = gemm::Activation::Gelu;
-  verify_knobs(full, k, "f32 777x1000x999 nn, C, bias, gelu");
-  GeneratedKnobs pair = k;
-  pair.cluster_n = 2;
-  verify_knobs(make(1000, 1104, 520, gemm::Precision::F32, "tn"), pair, "f32 1000x1104x520 tn, CTA pairs");
-  GeneratedKnobs split = wgmma(64, 64, 1, 1, 8, false);
-  split.tile_k = 32;
+  verify_tf32_kernels(gemm::Precision::F32, 4);
+  GeneratedKnobs split = tf32_knobs(64, 64, 1, 8, false, 3);  // chains straddle slices and segments
   split.split_k = 4;
-  split.promote = 3;  // chains that straddle the slices' and the segments' edges
   gemm::GemmProblem batched = make(100, 96, 2050, gemm::Precision::F32, "nt");
   batched.batch = 3;
   verify_knobs(batched, split, "f32 3 x 100x96x2050 nt, split-K 4");
@@ -348,6 +349,7 @@ TEST(GeneratedGpu, StrictF32ThroughThreeTf32Products) {
   odd.split_reduce = true;
   verify_knobs(make(777, 1001, 1024, gemm::Precision::BF16, "nn"), odd, "bf16 777x1001x1024 nn, split-K 2 reduced");
 
+  const GeneratedKnobs k = tf32_knobs(128, 128, 2, 4, true, 4);
   const gemm::GemmProblem f32 = make(1024, 1024, 4096, gemm::Precision::F32, "nn");
   const gemm::GemmProblem tf32 = make(1024, 1024, 4096, gemm::Precision::TF32, "nn");
   auto generated = [&](const gemm::GemmProblem& p) {

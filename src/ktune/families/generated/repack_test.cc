@@ -20,6 +20,16 @@ using testing_support::make_problem;
 
 GeneratedKnobs wgmma() { return testing_support::wgmma_knobs(128, 128, 64, 2, 2, 4); }
 
+// Host addresses standing in for device buffers: make_params only does arithmetic on them.
+DeviceOperands fake_operands() {
+  alignas(16) static unsigned char a[16], b[16], scratch[16];
+  DeviceOperands operands;
+  operands.a = a;
+  operands.b = b;
+  operands.repack = scratch;
+  return operands;
+}
+
 // 511 x 1000 x 4097, f16 nn: A's rows (K = 4097) are 8194 bytes apart, off 16; B's (N = 1000)
 // are 2000, which TMA takes.
 TEST(Repack, CopiesOnlyTheOperandWhoseRowsAreOff16Bytes) {
@@ -64,11 +74,9 @@ TEST(Repack, LaunchesAndParamsReadTheCopies) {
   const DeviceTraits device;
   const Launch launch = plan_launch(wgmma(), traits, device);
   ASSERT_TRUE(launch.repacks.any());
-  alignas(16) static unsigned char a[16], b[16], scratch[16];
-  DeviceOperands operands;
-  operands.a = a;
-  operands.b = b;
-  operands.repack = scratch;
+  const DeviceOperands operands = fake_operands();
+  const void *a = operands.a, *b = operands.b;
+  unsigned char* scratch = static_cast<unsigned char*>(operands.repack);
   const std::vector<RepackLaunch> launches = repack_launches(launch.repacks, a, b, scratch, device.sm_count);
   ASSERT_EQ(launches.size(), 2u);
   EXPECT_EQ(launches[0].params.src, a);
@@ -113,11 +121,9 @@ TEST(Repack, TransposesATf32OperandThatIsNotKMajor) {
   EXPECT_FALSE(rejects(k, traits, DeviceTraits{})) << *rejects(k, traits, DeviceTraits{});
   EXPECT_NE(emit_source(k, traits).find("#define KT_B_K_CONTIGUOUS 1\n"), std::string::npos);
   const Launch launch = plan_launch(k, traits, DeviceTraits{});
-  alignas(16) static unsigned char a[16], b[16], scratch[16];
-  DeviceOperands operands;
-  operands.a = a;
-  operands.b = b;
-  operands.repack = scratch;
+  const DeviceOperands operands = fake_operands();
+  const void *a = operands.a, *b = operands.b;
+  unsigned char* scratch = static_cast<unsigned char*>(operands.repack);
   const KtuneGemmParams p = make_params(k, traits, problem, operands, launch, DeviceTraits{});
   EXPECT_EQ(p.b, scratch + launch.repacks.b_offset());
   EXPECT_EQ(p.ldb, 2004);
@@ -196,11 +202,9 @@ TEST(Repack, StrictF32SplitsBothOperandsIntoThreeSegments) {
   EXPECT_NE(source.find("#define KT_IN_TYPE 3\n"), std::string::npos);
   EXPECT_NE(source.find("3xTF32"), std::string::npos);
   const Launch launch = plan_launch(k, traits, DeviceTraits{});
-  alignas(16) static unsigned char a[16], b[16], scratch[16];
-  DeviceOperands operands;
-  operands.a = a;
-  operands.b = b;
-  operands.repack = scratch;
+  const DeviceOperands operands = fake_operands();
+  const void *a = operands.a, *b = operands.b;
+  unsigned char* scratch = static_cast<unsigned char*>(operands.repack);
   GeneratedKnobs split = k;
   split.split_k = 3;
   ASSERT_FALSE(rejects(split, traits, DeviceTraits{}));
