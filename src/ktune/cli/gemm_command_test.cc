@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -212,6 +213,25 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   EXPECT_EQ(compiled.at("failed"), 0) << compiled.dump();
   EXPECT_EQ(compiled.at("cached").get<int>() + compiled.at("compiled").get<int>(), compiled.at("kernels").get<int>())
       << compiled.dump();
+
+  // No grace for compiles below the model's top 2: kernels still compiling once the ready ones
+  // are measured are left out and counted, never lost track of; the top 2 are always measured.
+  r = ktune("tune gemm --m 768 --n 1024 --k 512 --dtype f16 --max-candidates 8 --compile-wait-top 2 --compile-grace 0 "
+            "--json --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json g = json_of(r);
+  ASSERT_TRUE(g.is_object()) << r.out;
+  std::set<std::string> measured_sources;
+  for (const nlohmann::json& c : g.at("candidates"))
+    if (c.at("family") == "generated" && c.at("source").get<std::string>().rfind("model#", 0) == 0)
+      measured_sources.insert(c.at("source").get<std::string>());
+  EXPECT_TRUE(measured_sources.count("model#0") && measured_sources.count("model#1")) << g.at("candidates").dump(1);
+  const std::size_t left_out = g.at("compile_left_out").size();
+  EXPECT_EQ(g.at("generated_compile").at("left_out").get<std::size_t>(), left_out);
+  EXPECT_EQ(measured_sources.size() + left_out,
+            g.at("families").at("generated").at("compile").at("kernels").get<std::size_t>())
+      << g.at("compile_left_out").dump();
+  std::printf("compile grace 0: %zu generated kernel(s) measured, %zu left out\n", measured_sources.size(), left_out);
 
   // The text report on a second run answers from the database except for the baseline.
   r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --db " + db);

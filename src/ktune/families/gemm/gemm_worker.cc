@@ -939,12 +939,16 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     }
     const generated::CompileJob job{generated::emit_source(knobs, traits), generated::compile_arch(knobs.path, device),
                                     generated::kernel_symbol(knobs.path)};
-    if (request.contains("compile_deadline") &&
-        !s.background_compiler().ready_within(job, request.at("compile_deadline").get<double>())) {
-      nlohmann::json later = error_reply("the kernel's compile had not finished within the deadline");
-      later["status"] = "not_ready";
-      later["not_ready"] = true;
-      return later;
+    // A worker restarted after a crash knows none of the listing's compiles: submit (a no-op for a
+    // known job) so that the deadline waits on a compile that is running.
+    if (request.contains("compile_deadline")) {
+      s.background_compiler().submit(job);
+      if (!s.background_compiler().ready_within(job, request.at("compile_deadline").get<double>())) {
+        nlohmann::json later = error_reply("the kernel's compile had not finished within the deadline");
+        later["status"] = "not_ready";
+        later["not_ready"] = true;
+        return later;
+      }
     }
     const generated::BackgroundCompiler::Result compile = s.background_compiler().get(job);
     const generated::CompiledKernel& compiled = compile.kernel;
