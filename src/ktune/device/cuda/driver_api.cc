@@ -158,6 +158,7 @@ Loaded<CudaDriver> CudaDriver::from_library(Loaded<DynamicLibrary> library) {
   resolve(lib, api->cuMemFreeHost, {"cuMemFreeHost"}, true, missing);
   resolve(lib, api->cuMemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2"}, true, missing);
   resolve(lib, api->cuLaunchKernel, {"cuLaunchKernel"}, true, missing);
+  resolve(lib, api->cuLaunchKernelEx, {"cuLaunchKernelEx"}, false, missing);
   resolve(lib, api->cuStreamCreate, {"cuStreamCreate"}, true, missing);
   resolve(lib, api->cuStreamDestroy, {"cuStreamDestroy_v2"}, true, missing);
   resolve(lib, api->cuStreamSynchronize, {"cuStreamSynchronize"}, true, missing);

@@ -105,6 +105,30 @@ constexpr unsigned kStreamWaitValueNor = 0x3;
 constexpr unsigned kStreamWriteValueDefault = 0x0;
 }  // namespace cu
 
+// cuLaunchKernelEx's configuration (CUDA 12.0+), laid out as cuda.h's CUlaunchAttribute and
+// CUlaunchConfig; only the attributes ktune sets are named.
+struct CUlaunchAttribute {
+  int id = 0;
+  char pad[4] = {};
+  union {
+    char bytes[64];
+    int programmatic_stream_serialization;  // id kLaunchAttributeProgrammaticStreamSerialization
+  } value{};
+};
+static_assert(sizeof(CUlaunchAttribute) == 72);
+struct CUlaunchConfig {
+  unsigned grid_x = 1, grid_y = 1, grid_z = 1, block_x = 1, block_y = 1, block_z = 1, shared_bytes = 0;
+  CUstream stream = nullptr;
+  CUlaunchAttribute* attributes = nullptr;
+  unsigned attribute_count = 0;
+};
+static_assert(sizeof(CUlaunchConfig) == 56);
+namespace cu {
+// The launch may start before the previous work in its stream finishes; the kernel waits for it
+// with griddepcontrol.wait (programmatic dependent launch, sm_90).
+constexpr int kLaunchAttributeProgrammaticStreamSerialization = 6;
+}  // namespace cu
+
 // Entry points. Required ones are never null after CudaDriver::load() succeeds; the ones marked
 // optional may be null on older drivers, so check before calling.
 struct DriverApi {
@@ -165,6 +189,9 @@ struct DriverApi {
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                              unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
                              CUstream stream, void** parameters, void** extra) = nullptr;
+  // Optional (CUDA 12.0+): a launch with attributes (see CUlaunchConfig).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig* config, CUfunction function, void** parameters,
+                               void** extra) = nullptr;
   CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream stream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream stream) = nullptr;

@@ -1,5 +1,6 @@
 #include "ktune/families/gemm/gemm_executor.h"
 
+
 #include <stdexcept>
 
 #include "ktune/core/config.h"
@@ -8,6 +9,7 @@
 #include "ktune/device/cuda/nvrtc.h"
 #include "ktune/families/cublaslt/cublaslt_matmul.h"
 #include "ktune/families/generated/generated_kernel.h"
+#include "ktune/families/generated/generated_launch.h"
 #include "ktune/families/generated/generated_runner.h"
 #include "ktune/families/generated/generated_space.h"
 #include "ktune/families/generated/sm90_path.h"
@@ -341,22 +343,9 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
     p.last_operands = operands;
     p.params_valid = true;
   }
-  for (generated::RepackLaunch& r : p.repacks) {
-    void* repack_arguments[] = {&r.params};
-    libs_->check(libs_->api().cuLaunchKernel(p.repack_function, r.grid[0], r.grid[1], r.grid[2], generated::kRepackThreads, 1,
-                                             1, 0, stream, repack_arguments, nullptr),
-                 "cuLaunchKernel(operand repack)");
-  }
-  void* arguments[] = {&p.params};
-  libs_->check(libs_->api().cuLaunchKernel(p.function, p.launch.grid[0], p.launch.grid[1], p.launch.grid[2],
-                                           static_cast<unsigned>(p.launch.shape.threads), 1, 1,
-                                           static_cast<unsigned>(p.launch.shape.dynamic_shared_bytes), stream, arguments,
-                                           nullptr),
-               "cuLaunchKernel(generated gemm)");
-  if (p.launch.reduce_grid > 0)
-    libs_->check(libs_->api().cuLaunchKernel(p.reduce_function, p.launch.reduce_grid, 1, 1, generated::kReduceThreads, 1, 1, 0,
-                                             stream, arguments, nullptr),
-                 "cuLaunchKernel(split-K reduction)");
+  const generated::EnqueueStatus status = generated::enqueue_gemm(
+      libs_->api(), {p.function, p.repack_function, p.reduce_function}, p.launch, p.repacks, p.params, stream);
+  if (!status.ok()) libs_->check(status.result, status.what.c_str());
   return RunResult::Enqueued;
 }
 

@@ -233,10 +233,10 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& user_traits
   if (knobs.split_k > 1)
     launch.split_k_workspace_floats = knobs.split_reduce ? knobs.split_k * ((outputs + 3) / 4 * 4) : outputs;
   if (knobs.split_k > 1 && knobs.split_reduce) {
-    // A thread per pair of columns, at most 8 CTAs of 256 per SM walking the rest.
+    // kReducePairs pairs of columns per CTA, at most 8 CTAs per SM walking the rest.
     const std::int64_t pairs = traits.batch * traits.m * ((traits.n + 1) / 2);
     launch.reduce_grid = static_cast<unsigned>(
-        std::max<std::int64_t>(1, std::min<std::int64_t>(ceil_div(pairs, kReduceThreads), std::max(1, device.sm_count) * 8)));
+        std::max<std::int64_t>(1, std::min<std::int64_t>(ceil_div(pairs, kReducePairs), std::max(1, device.sm_count) * 8)));
   }
   if (knobs.path == KernelPath::Wgmma) launch.repacks = sm90_repacks(swapped_traits(knobs, user_traits));
   // One split-K counter per tile, of the grid padded to whole clusters.

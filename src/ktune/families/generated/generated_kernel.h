@@ -59,9 +59,11 @@ std::string kernel_symbol(KernelPath path);  // the extern "C" kernel name
 std::string compile_arch(KernelPath path, const DeviceTraits& device);
 
 // Split-K with a separate reduction (knobs.split_reduce): after the GEMM, kReduceSymbol (same
-// module, same parameter block, kReduceThreads threads, no shared memory) sums the slices.
+// module, same parameter block, kReduceThreads threads) sums the slices, kReducePairs pairs of
+// columns per CTA at a time (its four warp pairs each sum a quarter of the slices).
 inline constexpr const char* kReduceSymbol = "ktune_splitk_reduce_sm90";
 inline constexpr unsigned kReduceThreads = 256;
+inline constexpr unsigned kReducePairs = 64;
 // Partials beyond this stay with the atomic scheme (a slice per split of D in f32 each).
 inline constexpr long long kMaxSplitReduceBytes = 256LL << 20;
 

@@ -2,6 +2,7 @@
 
 #include "ktune/core/sha256.h"
 #include "ktune/device/device.h"
+#include "ktune/families/generated/generated_launch.h"
 #include "ktune/families/generated/sm90_path.h"
 
 namespace ktune::generated {
@@ -120,22 +121,9 @@ LoadedGemmKernel::~LoadedGemmKernel() {
 }
 
 void LoadedGemmKernel::enqueue(kc::CUstream stream) {
-  for (RepackLaunch& r : repacks_) {
-    void* repack_arguments[] = {&r.params};
-    context_.check(context_.api().cuLaunchKernel(repack_function_, r.grid[0], r.grid[1], r.grid[2], kRepackThreads, 1, 1, 0,
-                                                 stream, repack_arguments, nullptr),
-                   "cuLaunchKernel(operand repack)");
-  }
-  void* arguments[] = {&params_};
-  context_.check(context_.api().cuLaunchKernel(function_, launch_.grid[0], launch_.grid[1], launch_.grid[2],
-                                               static_cast<unsigned>(launch_.shape.threads), 1, 1,
-                                               static_cast<unsigned>(launch_.shape.dynamic_shared_bytes), stream,
-                                               arguments, nullptr),
-                 "cuLaunchKernel(generated gemm)");
-  if (launch_.reduce_grid > 0)
-    context_.check(context_.api().cuLaunchKernel(reduce_function_, launch_.reduce_grid, 1, 1, kReduceThreads, 1, 1, 0, stream,
-                                                 arguments, nullptr),
-                   "cuLaunchKernel(split-K reduction)");
+  const EnqueueStatus status =
+      enqueue_gemm(context_.api(), {function_, repack_function_, reduce_function_}, launch_, repacks_, params_, stream);
+  if (!status.ok()) context_.check(status.result, status.what);
 }
 
 nlohmann::json LoadedGemmKernel::attributes() const {

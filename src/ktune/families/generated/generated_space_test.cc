@@ -255,7 +255,7 @@ TEST(GeneratedSpace, SplitKSlicesSummedByASecondKernel) {
   ASSERT_FALSE(rejects(reduced, traits, h100())) << *rejects(reduced, traits, h100());
   const Launch launch = plan_launch(reduced, traits, h100());
   EXPECT_EQ(launch.split_k_workspace_floats, 16 * 128 * 256);
-  EXPECT_EQ(launch.reduce_grid, 128u * 128 / 256);  // a thread per pair of columns
+  EXPECT_EQ(launch.reduce_grid, 128u * 128 / 64);  // 64 pairs of columns per CTA
   EXPECT_EQ(plan_launch(k, traits, h100()).split_k_workspace_floats, 128 * 256);
   EXPECT_EQ(plan_launch(k, traits, h100()).reduce_grid, 0u);
   EXPECT_NE(emit_source(reduced, traits).find("#define KT_SPLIT_REDUCE 1\n"), std::string::npos);

@@ -129,8 +129,11 @@ float round_to_tf32(float x) {
 }
 
 Tf32Split split_tf32(float x) {
-  const float big = round_to_tf32(x);
-  return {big, round_to_tf32(x - big)};
+  float big = round_to_tf32(x);
+  // Within 2^-11 of FLT_MAX rounding goes to infinity, and big + small would be inf - inf:
+  // truncate there instead (small stays exact). An infinite x keeps big = x, small = 0.
+  if (std::isinf(big) && std::isfinite(x)) big = std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0xffffe000u);
+  return {big, std::isfinite(big) ? round_to_tf32(x - big) : 0.0f};
 }
 
 }  // namespace ktune::generated

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "ktune/families/gemm/gemm_numeric.h"
 #include "ktune/families/gemm/gemm_problem.h"
@@ -235,6 +236,16 @@ TEST(Repack, Tf32SplitParts) {
   EXPECT_EQ(round_to_tf32(-1.0f - std::ldexp(1.0f, -11)), -1.0f - std::ldexp(1.0f, -10));
   EXPECT_EQ(round_to_tf32(1.0f + std::ldexp(1.0f, -12)), 1.0f);
   EXPECT_TRUE(std::isinf(round_to_tf32(INFINITY)));
+  // FLT_MAX rounds up to infinity; its split truncates instead, so the parts still sum to it
+  // (within the split's 2^-21).
+  const float huge = std::numeric_limits<float>::max();
+  EXPECT_TRUE(std::isinf(round_to_tf32(huge)));
+  const Tf32Split top = split_tf32(huge);
+  EXPECT_TRUE(std::isfinite(top.big) && std::isfinite(top.small));
+  EXPECT_LE(std::fabs(static_cast<double>(huge) - top.big - top.small), std::ldexp(static_cast<double>(huge), -21));
+  const Tf32Split inf = split_tf32(-INFINITY);
+  EXPECT_EQ(inf.big, -INFINITY);
+  EXPECT_EQ(inf.small, 0.0f);
   for (float x : {0.1f, -3.14159265f, 1e-20f, 12345.678f, 0.0f}) {
     const Tf32Split s = split_tf32(x);
     EXPECT_EQ(std::bit_cast<std::uint32_t>(s.big) & 0x1fffu, 0u);
