@@ -90,35 +90,38 @@ ProblemTraits sm90_read_traits(const ProblemTraits& traits) {
 
 std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a, const void* b, void* scratch,
                                           int sm_count) {
-  std::vector<RepackLaunch> out;
+  RepackLaunch l;
+  int count = 0;
   auto add = [&](const RepackPlan& p, const void* source, std::int64_t offset) {
     if (!p.active) return;
-    RepackLaunch l;
-    // A thread per 16-byte vector of the copy; transposed: one 32x32 tile per CTA at a time.
-    // At most 16 CTAs per SM, walking the rest.
+    // A thread per 16-byte vector of the copy; transposed: one 64x64 tile per CTA at a time.
+    // At most 16 CTAs per SM for each operand, walking the rest.
     const std::int64_t columns = p.split ? p.segment : p.ld_dst;
     const std::int64_t vectors = p.outer * p.batch * (columns * p.element_bytes / 16);
-    const std::int64_t units = p.transpose ? p.batch * ((p.inner + 31) / 32) * ((columns + 31) / 32)
+    const std::int64_t units = p.transpose ? p.batch * ((p.inner + 63) / 64) * ((columns + 63) / 64)
                                            : (vectors + kRepackThreads - 1) / kRepackThreads;
     const std::int64_t ctas = std::min<std::int64_t>(units, static_cast<std::int64_t>(std::max(1, sm_count)) * 16);
-    l.grid = {static_cast<unsigned>(std::max<std::int64_t>(1, ctas)), 1, 1};
-    l.params.src = source;
-    l.params.dst = static_cast<unsigned char*>(scratch) + offset;
-    l.params.inner = p.inner;
-    l.params.outer = p.outer;
-    l.params.batch = p.batch;
-    l.params.ld_src = p.ld_src;
-    l.params.ld_dst = p.ld_dst;
-    l.params.stride_src = p.stride_src;
-    l.params.stride_dst = p.stride_dst;
-    l.params.transpose = p.transpose ? 1 : 0;
-    l.params.split = p.split;
-    l.params.segment = p.segment;
-    out.push_back(l);
+    KtuneRepackParams& op = l.params.op[count];
+    l.params.ctas[count] = static_cast<unsigned>(std::max<std::int64_t>(1, ctas));
+    op.src = source;
+    op.dst = static_cast<unsigned char*>(scratch) + offset;
+    op.inner = p.inner;
+    op.outer = p.outer;
+    op.batch = p.batch;
+    op.ld_src = p.ld_src;
+    op.ld_dst = p.ld_dst;
+    op.stride_src = p.stride_src;
+    op.stride_dst = p.stride_dst;
+    op.transpose = p.transpose ? 1 : 0;
+    op.split = p.split;
+    op.segment = p.segment;
+    ++count;
   };
   add(repacks.a, a, 0);
   add(repacks.b, b, repacks.b_offset());
-  return out;
+  if (count == 0) return {};
+  l.grid = {l.params.ctas[0] + l.params.ctas[1], 1, 1};
+  return {l};
 }
 
 float round_to_tf32(float x) {

@@ -77,12 +77,15 @@ Repacks sm90_repacks(const ProblemTraits& traits);
 ProblemTraits sm90_read_traits(const ProblemTraits& traits);
 
 // One launch of ktune_repack_sm90 (kRepackThreads threads; a transposing copy uses a static
-// 32x33-element shared tile).
+// 64x65-element shared tile): params.op[0] and, when both operands are copied, op[1], with
+// params.ctas[i] CTAs each; grid[0] is their sum.
 struct RepackLaunch {
   std::array<unsigned, 3> grid{1, 1, 1};
-  KtuneRepackParams params{};
+  KtuneRepackLaunch params{};
+  int operands() const { return params.ctas[1] > 0 ? 2 : 1; }
 };
-// The launches that fill `scratch` from `a` and `b`, in order, before the GEMM.
+// The launches that fill `scratch` from `a` and `b` before the GEMM: none, or one copying A, B
+// or both.
 std::vector<RepackLaunch> repack_launches(const Repacks& repacks, const void* a, const void* b, void* scratch,
                                           int sm_count);
 

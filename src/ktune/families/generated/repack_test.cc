@@ -79,13 +79,16 @@ TEST(Repack, LaunchesAndParamsReadTheCopies) {
   const void *a = operands.a, *b = operands.b;
   unsigned char* scratch = static_cast<unsigned char*>(operands.repack);
   const std::vector<RepackLaunch> launches = repack_launches(launch.repacks, a, b, scratch, device.sm_count);
-  ASSERT_EQ(launches.size(), 2u);
-  EXPECT_EQ(launches[0].params.src, a);
-  EXPECT_EQ(launches[0].params.dst, scratch);
-  EXPECT_EQ(launches[1].params.src, b);
-  EXPECT_EQ(launches[1].params.dst, scratch + launch.repacks.b_offset());
-  EXPECT_EQ(launches[0].grid[0], (1000u * 513 + 255) / 256);  // a thread per vector: 1000 rows of 513
-  EXPECT_LE(launches[1].grid[0], static_cast<unsigned>(device.sm_count * 16));
+  ASSERT_EQ(launches.size(), 1u);  // one launch copies both
+  const KtuneRepackLaunch& both = launches[0].params;
+  EXPECT_EQ(launches[0].operands(), 2);
+  EXPECT_EQ(both.op[0].src, a);
+  EXPECT_EQ(both.op[0].dst, scratch);
+  EXPECT_EQ(both.op[1].src, b);
+  EXPECT_EQ(both.op[1].dst, scratch + launch.repacks.b_offset());
+  EXPECT_EQ(both.ctas[0], (1000u * 513 + 255) / 256);  // a thread per vector: 1000 rows of 513
+  EXPECT_LE(both.ctas[1], static_cast<unsigned>(device.sm_count * 16));
+  EXPECT_EQ(launches[0].grid[0], both.ctas[0] + both.ctas[1]);
   const KtuneGemmParams p = make_params(wgmma(), traits, problem, operands, launch, device);
   EXPECT_EQ(p.a, scratch);
   EXPECT_EQ(p.lda, 4104);
@@ -130,10 +133,10 @@ TEST(Repack, TransposesATf32OperandThatIsNotKMajor) {
   EXPECT_EQ(p.ldb, 2004);
   EXPECT_EQ(p.batch_stride_b, 2004 * 3000);
   const std::vector<RepackLaunch> launches = repack_launches(launch.repacks, a, b, scratch, 132);
-  ASSERT_EQ(launches.size(), 2u);
-  EXPECT_EQ(launches[1].params.transpose, 1);
-  EXPECT_EQ(launches[0].params.transpose, 0);
-  EXPECT_EQ(launches[1].grid[0], 132u * 16);  // 94 x 63 tiles of 32x32, walked by 16 CTAs per SM
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].params.op[1].transpose, 1);
+  EXPECT_EQ(launches[0].params.op[0].transpose, 0);
+  EXPECT_EQ(launches[0].params.ctas[1], 47u * 32);  // 47 x 32 tiles of 64x64, a CTA each
 
   // swap_ab would have to transpose the swapped operands too: refused.
   GeneratedKnobs swapped = testing_support::wgmma_knobs(64, 16, 32, 1, 1, 8);
@@ -216,10 +219,10 @@ TEST(Repack, StrictF32SplitsBothOperandsIntoThreeSegments) {
   EXPECT_EQ(p.ldb, 3 * 1004);
   EXPECT_EQ(p.k_per_split, 32 * 32);  // 95 K tiles of 32 in 3 slices
   const std::vector<RepackLaunch> launches = repack_launches(launch.repacks, a, b, scratch, 132);
-  ASSERT_EQ(launches.size(), 2u);
-  EXPECT_EQ(launches[0].params.split, 1);
-  EXPECT_EQ(launches[1].params.split, 2);
-  EXPECT_EQ(launches[1].params.segment, 1004);
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].params.op[0].split, 1);
+  EXPECT_EQ(launches[0].params.op[1].split, 2);
+  EXPECT_EQ(launches[0].params.op[1].segment, 1004);
 
   // mma.sync has no tf32 kernel, and the copies rule out swap_ab.
   GeneratedKnobs swapped = testing_support::wgmma_knobs(64, 16, 32, 1, 1, 8);

@@ -58,5 +58,11 @@ struct KtuneRepackParams {
   int transpose;
   int split;
 };
+// One launch copies one or both operands: blocks [0, ctas[0]) copy op[0], the next ctas[1]
+// op[1] (two launches in a row cost the second one's launch latency and the first one's tail).
+struct KtuneRepackLaunch {
+  KtuneRepackParams op[2];
+  unsigned ctas[2];
+};
 
 #endif  // KTUNE_GEMM_PARAMS_H
