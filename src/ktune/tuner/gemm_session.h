@@ -1,0 +1,90 @@
+#pragma once
+// One `tune gemm` session: every family's candidates (cuBLAS's default as candidate 0,
+// cuBLASLt's heuristic answers and enumerated algorithms, ktune's generated kernels and their
+// refinement) evaluated in an isolated worker (`ktune gemm-worker`), each verified against an
+// fp64 reference and measured, every result recorded in the database, then the pick by the
+// baseline rule (gemm_pick.h), recorded under the kernel "gemm pick". The CLI
+// (cli/gemm_command.cc) parses the flags into GemmSessionOptions and prints the result.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ktune/core/config.h"
+#include "ktune/db/records.h"
+#include "ktune/device/device.h"
+#include "ktune/families/gemm/gemm_pick.h"
+#include "ktune/families/gemm/gemm_worker.h"
+#include "ktune/measure/policy.h"
+#include "ktune/report/progress.h"
+
+namespace ktune::tuner {
+
+struct GemmSessionOptions {
+  gemm::GemmSetup setup;         // the problem, the device, the families and what they list
+  measure::Policy policy;        // the full policy (the baseline and the finalists)
+  std::string reference = "auto";
+  int refine = 6;                // generated kernels measured in the refinement round
+  double refine_window = 0.10;   // refine only within this fraction of the fastest candidate
+  double refine_wait = 0.1;      // seconds the refinement waits for its compiles at most
+  int compile_wait_top = 10;     // generated kernels whose compiles are always waited for
+  double compile_grace = 1.0;    // seconds of waiting in all for the compiles of the rest
+  double tail_seconds = 0.3;     // measuring for cuBLASLt's enumerated algorithms (-1: no limit)
+  int confirm = 3;               // finalists measured again at the full policy (0: no screening)
+  bool no_resume = false;
+  std::filesystem::path database;
+  std::filesystem::path worker_executable;  // runs `gemm-worker`
+  report::ProgressStyle progress = report::ProgressStyle::None;
+  bool quiet = false;  // no notes on stderr
+};
+
+// One evaluated (or resumed) candidate.
+struct GemmRow {
+  std::size_t index = 0;  // in the listing; refinement candidates follow the listed ones
+  std::string family;
+  std::string source;  // "heuristic#0", "enumerated", "model#3", "refine#1"
+  Config config;
+  std::string config_key;
+  db::ResultRecord result;
+  std::optional<measure::Stats> stats;  // ok and measured
+  bool resumed = false;
+};
+
+struct GemmSessionResult {
+  device::DeviceInfo device;
+  nlohmann::json listing;  // the worker's listing: families, candidates, reference, steps
+  std::vector<GemmRow> rows;
+  gemm::GemmPick pick;
+  std::optional<gemm::BaselineRuns> baseline_runs;
+  bool baseline_measured_again = false;
+  std::optional<std::int64_t> pick_result_id;
+  std::map<std::string, std::int64_t> sessions;  // family -> database session
+  nlohmann::json phases = nlohmann::json::object();
+  nlohmann::json confirmed = nlohmann::json::array();
+  nlohmann::json refinement_skipped;  // null, or why the refinement round did not run
+  nlohmann::json generated_compile = nlohmann::json::object();
+  std::vector<std::string> compile_left_out;  // generated kernels left out for their compiles
+  std::size_t refined = 0, refine_not_ready = 0, tail_measured = 0, tail_skipped = 0, resumed = 0;
+  bool interrupted = false;
+  double wall_seconds = 0;
+  std::filesystem::path database;
+};
+
+// Runs the session. Throws TuneError when there is nothing to tune (no device, no candidate, the
+// worker cannot list). tuner::interrupt_flag() stops it between candidates, keeping what was
+// measured.
+GemmSessionResult run_gemm_session(const GemmSessionOptions& options);
+
+// The configuration without its default fields, for one line of a table.
+std::string short_config(const Config& config);
+nlohmann::json stats_json(const measure::Stats& s);
+// Per family, the row of its fastest correct measured candidate (the baseline counts for cublaslt).
+std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>& rows);
+
+}  // namespace ktune::tuner
