@@ -396,12 +396,14 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     k.b_panel = panel;
                     consider(k);
                     // Split-K's slices summed by a second kernel instead of atomically, where the
-                    // atomic adds would queue for longer than a second launch takes: at the L2's
-                    // ~45e9 adds per second, from 512K adds (~12 us) up. Measured on the H100
-                    // (session 18): 128x256x32768 in 16 slices (512K adds) 21.7 us reduced
-                    // against 25.3 atomic; 256x128x16384 in 16 (512K) 15.6 reduced against 15.8
-                    // atomic in 8; 64x64x65536 in 64 (256K) 19.9 reduced, 15.7 atomic in 32.
-                    if (split > 1 && static_cast<double>(traits.batch) * traits.m * traits.n * split >= 512.0 * 1024) {
+                    // atomic adds would queue for longer than the second kernel takes: from 64K
+                    // adds up. Session 18 set 512K, when the reduction waited on memory once per
+                    // four slices and launched after the GEMM had finished. With all its loads in
+                    // flight and launched as the GEMM's dependent (H100, session 20, same kernels
+                    // both ways): 64x64x65536 as 64x64 tiles in 32 slices (128K adds) 18.8 us
+                    // reduced against 20.9 atomic, 256x128x16384 in 8 (256K) 17.3 against 17.4,
+                    // 128x8192x28672 in 2 (2M) 193 against 290.
+                    if (split > 1 && static_cast<double>(traits.batch) * traits.m * traits.n * split >= 64.0 * 1024) {
                       GeneratedKnobs reduced = k;
                       reduced.split_reduce = true;
                       consider(reduced);
