@@ -94,6 +94,18 @@ EvaluationReply evaluation_reply_from_json(const nlohmann::json& j) {
   return r;
 }
 
+EvaluationReply evaluation_reply_or_error(const nlohmann::json& j) {
+  EvaluationReply reply;
+  try {
+    if (j.contains("error") && !j.contains("status")) throw std::runtime_error(j.at("error").get<std::string>());
+    reply = evaluation_reply_from_json(j);
+  } catch (const std::exception& e) {
+    reply.status = EvaluationStatus::RuntimeError;
+    reply.error = e.what();
+  }
+  return reply;
+}
+
 // Ends the worker when one kernel run takes longer than allowed. A hung GPU kernel cannot be
 // interrupted from inside the process, so the process ends itself and the tuner starts another.
 class Evaluator::Watchdog {

@@ -71,6 +71,9 @@ nlohmann::json to_json(const EvaluationRequest& r);
 EvaluationRequest evaluation_request_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const EvaluationReply& r);
 EvaluationReply evaluation_reply_from_json(const nlohmann::json& j);
+// A worker's reply as an EvaluationReply, never throwing: a reply that is only an error, or one
+// that does not parse, becomes a RuntimeError carrying that message.
+EvaluationReply evaluation_reply_or_error(const nlohmann::json& j);
 
 // Worker-side state that outlives one request: loaded problems, backends, reference outputs.
 class Evaluator {

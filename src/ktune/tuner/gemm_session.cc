@@ -66,15 +66,7 @@ void fill_measurement(db::ResultRecord& r, const measure::Measurement& m, const 
 // Turns a worker outcome into a result row (status, error, verification, measurement).
 void fill_outcome(db::ResultRecord& r, const worker::WorkerProcess::Outcome& outcome, const gemm::GemmProblem& problem) {
   if (const auto* reply_json = std::get_if<nlohmann::json>(&outcome)) {
-    EvaluationReply reply;
-    try {
-      if (reply_json->contains("error") && !reply_json->contains("status"))
-        throw std::runtime_error(reply_json->at("error").get<std::string>());
-      reply = evaluation_reply_from_json(*reply_json);
-    } catch (const std::exception& e) {
-      reply.status = EvaluationStatus::RuntimeError;
-      reply.error = e.what();
-    }
+    const EvaluationReply reply = evaluation_reply_or_error(*reply_json);
     r.verification = reply.verification;
     r.error = reply.error;
     const std::string status_name = reply_json->value("status", std::string());

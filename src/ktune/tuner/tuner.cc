@@ -419,15 +419,7 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
     r.phases["worker_call"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - lane.call_started).count();
     r.resources["device_ordinal"] = lane.ordinal;
     if (auto* reply_json = std::get_if<nlohmann::json>(&outcome)) {
-      EvaluationReply reply;
-      try {
-        if (reply_json->contains("error") && !reply_json->contains("status"))
-          throw std::runtime_error(reply_json->at("error").get<std::string>());
-        reply = evaluation_reply_from_json(*reply_json);
-      } catch (const std::exception& e) {
-        reply.status = EvaluationStatus::RuntimeError;
-        reply.error = e.what();
-      }
+      const EvaluationReply reply = evaluation_reply_or_error(*reply_json);
       lane.reference_warm = true;
       r.verification = reply.verification;
       r.error = reply.error;
