@@ -579,6 +579,43 @@ TEST(GeneratedGpu, SwappedKernelsStoreDTransposed) {
   verify_knobs(make(16, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 16x3000x2048");
 }
 
+// tf32 with an M-contiguous A read into registers (KT_A_REGS), against fp64: unswapped "tt" and
+// "tn" (B copied), and swapped "nn" (B^T is the kernel's A; nothing copied) over ragged sizes,
+// one and two 64-row atoms per warpgroup, deep K tiles, a batch, split-K both ways, CTA pairs
+// sharing A's 32-row chunks, and the full epilogue stored transposed.
+TEST(GeneratedGpu, Tf32AFromRegisters) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs one = tf32_knobs(128, 128, 2, 4, true, 0);
+  verify_knobs(make(513, 1000, 1000, gemm::Precision::TF32, "tt"), one, "tf32 513x1000x1000 tt, 2 warpgroups");
+  GeneratedKnobs two = tf32_knobs(128, 128, 1, 4, false, 0);
+  verify_knobs(make(777, 1001, 1004, gemm::Precision::TF32, "tn"), two, "tf32 777x1001x1004 tn, 2 atoms");
+  GeneratedKnobs swapped = tf32_knobs(128, 256, 2, 3, true, 0);
+  swapped.swap_ab = true;
+  verify_knobs(make(1000, 3000, 2000, gemm::Precision::TF32, "nn"), swapped, "tf32 1000x3000x2000 nn swapped 128x256");
+  GeneratedKnobs deep = swapped;
+  deep.tile_n = 128;
+  deep.tile_k = 64;
+  gemm::GemmProblem batched = make(300, 520, 1000, gemm::Precision::TF32, "nn");
+  batched.batch = 3;
+  verify_knobs(batched, deep, "tf32 3 x 300x520x1000 nn swapped, 64-deep K tiles");
+  GeneratedKnobs split = tf32_knobs(64, 64, 1, 8, false, 0);
+  split.swap_ab = true;
+  split.split_k = 4;
+  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), split, "tf32 256x128x8192 nn swapped, split-K 4");
+  split.split_reduce = true;
+  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), split, "tf32 256x128x8192 nn swapped, reduced");
+  GeneratedKnobs pair = tf32_knobs(128, 128, 2, 4, true, 0);
+  pair.swap_ab = true;
+  pair.cluster_n = 2;
+  verify_knobs(make(1000, 3000, 2000, gemm::Precision::TF32, "nn"), pair, "tf32 1000x3000x2000 nn swapped, CTA pairs");
+  gemm::GemmProblem epilogue = make(777, 1000, 1000, gemm::Precision::TF32, "nn");
+  epilogue.bias = true;
+  epilogue.beta = -1.0;
+  epilogue.activation = gemm::Activation::Gelu;
+  verify_knobs(epilogue, swapped, "tf32 777x1000x1000 nn swapped, C, bias, gelu");
+}
+
 // Rows TMA cannot address (16-byte misaligned pitches): the wgmma kernels copy A and/or B to
 // 16-byte rows first (repack.h). A only (K = 4097, nn), both (tn with M = 4097 and N = 511; nt
 // with K = 1999), a batch, split-K and CTA pairs over the copies, fp8 (K = 1000 bytes) and tf32

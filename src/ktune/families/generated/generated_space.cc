@@ -366,6 +366,10 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     // of the 44 suite shapes (H100, session 14, 40 kernels measured per shape; 128x192 with a
     // panel ran 2.1-2.8x): they only take measuring slots, and so would the 32-column steps.
     const int tile_k = wgmma_knobs(64, 64, 1, 1, 3, false, traits.in_type).tile_k;
+    // tf32 with an N-contiguous B: every tiling also swapped (D^T = B^T A^T), whose A is then
+    // B^T, M-contiguous, read into registers (KT_A_REGS), where the unswapped kernel first
+    // copies B transposed (4096^3 nn: 51 us of copy beside a 351 us GEMM; H100, session 20).
+    const bool swap_tf32 = options.swap_ab && traits.in_type == 3 && !traits.f32_split && !traits.b_k_contiguous;
     const int whole_k_tiles = static_cast<int>(ceil_div(kernel_k(traits), tile_k));
     // Small tiles also with deep rings (8-16 stages) and 32 columns: long K over small M and N
     // is latency-bound, and bytes in flight per SM decide (256x128x16384: 64x32 with 12 stages
@@ -395,6 +399,11 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     k.split_k = split;
                     k.b_panel = panel;
                     consider(k);
+                    if (swap_tf32 && panel == 0) {
+                      GeneratedKnobs swapped = k;
+                      swapped.swap_ab = true;
+                      consider(swapped);
+                    }
                     // Split-K's slices summed by a second kernel instead of atomically, where the
                     // atomic adds would queue for longer than the second kernel takes: from 64K
                     // adds up. Session 18 set 512K, when the reduction waited on memory once per

@@ -51,7 +51,9 @@ struct SpaceOptions {
   bool clusters = true;
   // Include swapped kernels (swap_ab: D^T = B^T A^T) for skinny M (M <= 64), where the
   // problem's M becomes the wgmma N of 16-64 columns (cuBLAS's fp8 decode kernel on
-  // 16x8192x8192 runs this way: its generated kernel with 64-row tiles ran 0.81x of it).
+  // 16x8192x8192 runs this way: its generated kernel with 64-row tiles ran 0.81x of it), and
+  // for tf32 with an N-contiguous B at every tiling (B^T, the swapped kernel's A, is read into
+  // registers instead of copied transposed).
   bool swap_ab = true;
 };
 

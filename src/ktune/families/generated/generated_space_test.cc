@@ -182,6 +182,28 @@ TEST(GeneratedSwapAB, TheKernelComputesTheTransposedProblem) {
   for (const RankedKnobs& r : rank_space(prefill, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
 }
 
+// tf32 with an N-contiguous B: every tiling also swapped, whose kernel reads B^T into registers
+// and copies nothing; the model, charging the unswapped kernels their copy of B, ranks a swapped
+// one first, and the selection keeps unswapped ones too. A K-contiguous B gets no swapped
+// kernels at large M.
+TEST(GeneratedSwapAB, Tf32WithAnNContiguousBSwapsAtEveryTiling) {
+  const ProblemTraits nn = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "nn"));
+  SpaceOptions options;
+  options.max_candidates = 20;
+  const std::vector<RankedKnobs> ranked = rank_space(nn, h100(), options);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_TRUE(ranked.front().knobs.swap_ab);
+  EXPECT_FALSE(plan_launch(ranked.front().knobs, nn, h100()).repacks.any());
+  EXPECT_TRUE(std::any_of(ranked.begin(), ranked.end(),
+                          [](const RankedKnobs& r) { return r.knobs.swap_ab && r.knobs.tile_m == 256; }));
+  const std::vector<RankedKnobs> chosen = select_candidates(nn, h100(), options);
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return !r.knobs.swap_ab; }));
+  const ProblemTraits nt = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "nt"));
+  for (const RankedKnobs& r : rank_space(nt, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
+  options.swap_ab = false;
+  for (const RankedKnobs& r : rank_space(nn, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
+}
+
 // fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
 // charges their tensor rate (fp8 twice f16's, tf32 half).
 // The model sizes an fp8 kernel's shared memory in fp8 bytes: a 128x256 tile with 128-deep K

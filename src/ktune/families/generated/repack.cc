@@ -56,10 +56,12 @@ Repacks sm90_repacks(const ProblemTraits& t) {
     r.b = split(t.b_k_contiguous ? plan(1, bytes, t.k, t.n, t.batch) : transposed(bytes, t.n, t.k, t.batch), 2, t.k);
     return r;
   }
+  // tf32's M-contiguous A is read into registers (KT_A_REGS in gemm_sm90.cuh): no transpose.
   if (t.a_k_contiguous)
     r.a = plan(t.a_alignment_bytes, bytes, t.k, t.m, t.batch);
   else
-    r.a = k_major_only(t) ? transposed(bytes, t.m, t.k, t.batch) : plan(t.a_alignment_bytes, bytes, t.m, t.k, t.batch);
+    r.a = k_major_only(t) && bytes == 1 ? transposed(bytes, t.m, t.k, t.batch)
+                                        : plan(t.a_alignment_bytes, bytes, t.m, t.k, t.batch);
   if (t.b_k_contiguous)
     r.b = plan(t.b_alignment_bytes, bytes, t.k, t.n, t.batch);
   else

@@ -9,9 +9,11 @@
 // there (511x1000x4097 f16: 49 us against ~20 for this path, H100, session 15).
 //
 // The same copy transposes an fp8 or tf32 operand whose K is not its contiguous dimension (tf32
-// "nn": B stored K x N): wgmma reads these types K-major only (no transpose immediate, unlike
-// 16-bit types), so the kernel reads a K-major copy instead. That copy moves the whole operand
-// (4096^2 f32: 128 MB of traffic, ~50 us on an H100); it is measured and charged like the rest.
+// "nn": B stored K x N): wgmma reads these types K-major only from shared memory (no transpose
+// immediate, unlike 16-bit types), so the kernel reads a K-major copy instead. That copy moves
+// the whole operand (4096^2 f32: 128 MB of traffic, ~50 us on an H100); it is measured and
+// charged like the rest. tf32's A is the exception: the kernel reads an M-contiguous A into
+// registers (KT_A_REGS), and a swapped kernel (swap_ab) turns an N-contiguous B into that A.
 //
 // Strict f32 (ProblemTraits::f32_split) runs on the tf32 kernel through a splitting copy of both
 // operands (NVIDIA's "3xTF32"; CUTLASS and cuBLAS's FP32 emulation do the same): every element

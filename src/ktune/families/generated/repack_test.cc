@@ -138,10 +138,21 @@ TEST(Repack, TransposesATf32OperandThatIsNotKMajor) {
   EXPECT_EQ(launches[0].params.op[0].transpose, 0);
   EXPECT_EQ(launches[0].params.ctas[1], 47u * 32);  // 47 x 32 tiles of 64x64, a CTA each
 
-  // swap_ab would have to transpose the swapped operands too: refused.
+  // Swapped (swap_ab), B^T is the kernel's M-contiguous A, read into registers: nothing is
+  // copied. fp8 would have to transpose the swapped operands: refused.
   GeneratedKnobs swapped = testing_support::wgmma_knobs(64, 16, 32, 1, 1, 8);
   swapped.swap_ab = true;
-  EXPECT_TRUE(rejects(swapped, problem_traits(make_problem(16, 4096, 4096, gemm::Precision::TF32, "nn")), DeviceTraits{}));
+  const ProblemTraits tf32_nn = problem_traits(make_problem(16, 4096, 4096, gemm::Precision::TF32, "nn"));
+  EXPECT_FALSE(rejects(swapped, tf32_nn, DeviceTraits{})) << *rejects(swapped, tf32_nn, DeviceTraits{});
+  EXPECT_FALSE(plan_launch(swapped, tf32_nn, DeviceTraits{}).repacks.any());
+  const ProblemTraits swapped_read = kernel_traits(swapped, tf32_nn);
+  EXPECT_FALSE(swapped_read.a_k_contiguous);
+  EXPECT_TRUE(swapped_read.b_k_contiguous);
+  EXPECT_NE(emit_source(swapped, tf32_nn).find("#define KT_A_K_CONTIGUOUS 0\n"), std::string::npos);
+  GeneratedKnobs swapped_fp8 = swapped;
+  swapped_fp8.tile_k = 128;
+  EXPECT_TRUE(rejects(swapped_fp8, problem_traits(make_problem(16, 4096, 4096, gemm::Precision::F8E4M3, "nn")),
+                      DeviceTraits{}));
   // 16-bit types are read transposed by wgmma itself: no copy.
   EXPECT_FALSE(sm90_repacks(problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::BF16, "tn"))).any());
 }

@@ -41,19 +41,22 @@ std::int64_t cluster_columns(const GeneratedKnobs& k, const ProblemTraits& probl
 }
 
 // Each CTA of a cluster row loads tile_m / cluster_n of A's rows, each of a cluster column
-// tile_n / cluster_m of B's: whole 8-row swizzle periods of a K-contiguous operand, whole 64-row
-// chunks of an MN-contiguous one.
+// tile_n / cluster_m of B's: whole 8-row swizzle periods of a K-contiguous operand, whole MN
+// chunks (128 bytes: 64 f16/bf16 or 32 tf32 elements) of an MN-contiguous one.
 std::optional<std::string> cluster_rejects(const GeneratedKnobs& k, const ProblemTraits& problem) {
   if (k.cluster_n == 1 && k.cluster_m == 1) return std::nullopt;
+  const int mn_chunk = 128 / in_type_bytes(problem.in_type);
   for (int c : {k.cluster_n, k.cluster_m})
     if (c != 1 && c != 2 && c != 4) return "cluster_n and cluster_m must be 1, 2 or 4";
   if (cluster_size(k) > 8) return "a cluster holds at most 8 CTAs (the portable limit)";
-  if (problem.a_k_contiguous ? (k.tile_m / k.cluster_n) % 8 != 0 : (k.tile_m / 64) % k.cluster_n != 0)
+  if (problem.a_k_contiguous ? (k.tile_m / k.cluster_n) % 8 != 0 : (k.tile_m / mn_chunk) % k.cluster_n != 0)
     return "cluster_n " + str(k.cluster_n) + " splits tile_m " + str(k.tile_m) +
-           " into pieces that are not whole 8-row swizzle periods (K-contiguous A) or 64-row chunks (M-contiguous A)";
-  if (problem.b_k_contiguous ? (k.tile_n / k.cluster_m) % 8 != 0 : (k.tile_n / 64) % k.cluster_m != 0)
+           " into pieces that are not whole 8-row swizzle periods (K-contiguous A) or " + str(mn_chunk) +
+           "-row chunks (M-contiguous A)";
+  if (problem.b_k_contiguous ? (k.tile_n / k.cluster_m) % 8 != 0 : (k.tile_n / mn_chunk) % k.cluster_m != 0)
     return "cluster_m " + str(k.cluster_m) + " splits tile_n " + str(k.tile_n) +
-           " into pieces that are not whole 8-row swizzle periods (K-contiguous B) or 64-column chunks (N-contiguous B)";
+           " into pieces that are not whole 8-row swizzle periods (K-contiguous B) or " + str(mn_chunk) +
+           "-column chunks (N-contiguous B)";
   if (k.b_panel > 0 || k.pingpong) return "clusters do not combine with b_panel or pingpong";
   return std::nullopt;
 }
@@ -140,10 +143,12 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   if (k.path != KernelPath::Wgmma) return "not a wgmma (sm_90a) knob setting";
   if (problem.in_type < 0 || problem.in_type > 3) return "input type must be f16, bf16, fp8 e4m3 or tf32";
   const int in_bytes = in_type_bytes(problem.in_type);
-  // fp8 and tf32 wgmma have no transpose immediates: both operands must be K-major in shared
-  // memory, so K must be the contiguous dimension of A and B in global memory (layout nt).
-  if (in_bytes != 2 && !(problem.a_k_contiguous && problem.b_k_contiguous))
-    return "fp8 and tf32 wgmma read A and B K-major only: K must be contiguous in both (layout nt)";
+  // fp8 and tf32 wgmma have no transpose immediates: shared-memory operands must be K-major, so
+  // K must be the contiguous dimension of B, and of A except for tf32, whose A the kernel can
+  // read into registers (KT_A_REGS in gemm_sm90.cuh).
+  if (in_bytes != 2 && !(problem.b_k_contiguous && (problem.a_k_contiguous || problem.in_type == 3)))
+    return problem.in_type == 3 ? "tf32 wgmma reads B K-major only: K must be contiguous in B"
+                                : "fp8 wgmma reads A and B K-major only: K must be contiguous in both (layout nt)";
   if (problem.out_type < 0 || problem.out_type > 2) return "output type must be f16, bf16 or f32";
   if (problem.m < 1 || problem.n < 1 || problem.k < 1 || problem.batch < 1) return "M, N, K and batch must be >= 1";
   if (problem.m > kMaxTmaCoordinate || problem.n > kMaxTmaCoordinate || problem.k > kMaxTmaCoordinate)
@@ -202,6 +207,7 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
     if (!k.persistent) return "pingpong needs a persistent kernel (warpgroups take alternate work items)";
     if (k.subgroup_m != 1 || k.subgroup_n != 1) return "pingpong needs subgroup 1x1 (each warpgroup owns a whole tile)";
     if (k.b_panel > 0) return "pingpong does not combine with b_panel";
+    if (in_bytes == 4 && !problem.a_k_contiguous) return "pingpong does not combine with tf32's register A (M-contiguous A)";
   }
   if (auto why = cluster_rejects(k, problem)) return why;
   if (k.b_panel > 0) {
@@ -266,7 +272,12 @@ std::string sm90_wgmma_defines(const GeneratedKnobs& k, int in_type) {
          "#define KT_WGMMA_D_OPERANDS " + operands + "\n" +
          "#define KT_WGMMA_DESCRIPTORS \"" + operand(accumulators) + ", " + operand(accumulators + 1) + "\"\n" +
          "#define KT_WGMMA_SCALE_D \"" + operand(accumulators + 2) + "\"\n" +
-         "#define KT_WGMMA_TRANSPOSES \"" + operand(accumulators + 3) + ", " + operand(accumulators + 4) + "\"\n";
+         "#define KT_WGMMA_TRANSPOSES \"" + operand(accumulators + 3) + ", " + operand(accumulators + 4) + "\"\n" +
+         // The register-A form (kt_wgmma_rs): four A registers, desc_b, scale_d.
+         "#define KT_WGMMA_RS_A \"" + operand(accumulators) + ", " + operand(accumulators + 1) + ", " +
+         operand(accumulators + 2) + ", " + operand(accumulators + 3) + "\"\n" +
+         "#define KT_WGMMA_RS_B \"" + operand(accumulators + 4) + "\"\n" +
+         "#define KT_WGMMA_RS_SCALE_D \"" + operand(accumulators + 5) + "\"\n";
 }
 
 bool sm90_tma_store(const GeneratedKnobs& k, const ProblemTraits& problem) {
@@ -320,7 +331,7 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
                         : problem.in_type == 1 ? kTensorMapBfloat16
                                                : kTensorMapFloat16;
   const long long bytes = in_type_bytes(problem.in_type);
-  // The box's inner extent is one 128-byte swizzle row (K chunk or, 16-bit only, MN chunk).
+  // The box's inner extent is one 128-byte swizzle row (K chunk or MN chunk: 16-bit, or tf32's A).
   const std::uint32_t box_inner = static_cast<std::uint32_t>(128 / bytes);
   const auto batch = static_cast<std::uint64_t>(std::max<long long>(1, params.batch));
   // One operand: `inner` elements contiguous, `outer` rows of `ld` elements, `batch` entries.

@@ -122,12 +122,22 @@ TEST(Sm90Path, Fp8AndTf32KeepWholeSwizzleRowsAndKMajorOperands) {
   EXPECT_TRUE(mentions(why(knobs(128, 256, 16, 2, 1, 4), tf32), "32 elements"));
   EXPECT_EQ(why(knobs(64, 128, 256, 1, 1, 3), fp8), "");                      // two 128-byte rows
   EXPECT_TRUE(mentions(why(knobs(64, 128, 640, 1, 1, 2), fp8), "tile_k 640"));  // five: deeper than 512 bytes
-  for (const char* layout : {"nn", "tn", "tt"}) {
+  for (const char* layout : {"nn", "tn", "tt"})
     EXPECT_TRUE(mentions(why(knobs(128, 256, 128, 2, 1, 4), typed(problem(4096, 4096, 4096, layout), 2)), "K-major"))
         << layout;
-    EXPECT_TRUE(mentions(why(knobs(128, 256, 32, 2, 1, 4), typed(problem(4096, 4096, 4096, layout), 3)), "K-major"))
+  // tf32's A may be M-contiguous (read into registers); its B must be K-contiguous.
+  for (const char* layout : {"nn", "tn"})
+    EXPECT_TRUE(mentions(why(knobs(128, 256, 32, 2, 1, 4), typed(problem(4096, 4096, 4096, layout), 3)),
+                         "B K-major only"))
         << layout;
-  }
+  EXPECT_EQ(why(knobs(128, 256, 32, 2, 1, 4), typed(problem(4096, 4096, 4096, "tt"), 3)), "");
+  // ...in whole 32-element MN chunks per CTA of a cluster row.
+  GeneratedKnobs pair = knobs(128, 256, 32, 2, 1, 4);
+  pair.cluster_n = 4;
+  EXPECT_EQ(why(pair, typed(problem(4096, 4096, 4096, "tt"), 3)), "");
+  pair.tile_m = 64;
+  pair.subgroup_m = 1;
+  EXPECT_TRUE(mentions(why(pair, typed(problem(4096, 4096, 4096, "tt"), 3)), "32-row chunks")) << why(pair, typed(problem(4096, 4096, 4096, "tt"), 3));
   // K off 16-byte rows (1000 fp8, 1002 tf32) is repacked, not rejected.
   EXPECT_EQ(why(knobs(128, 128, 128, 2, 1, 4), typed(problem(512, 512, 1000, "nt"), 2)), "");
   EXPECT_EQ(why(knobs(128, 128, 32, 2, 1, 4), typed(problem(512, 512, 1002, "nt"), 3)), "");
@@ -746,6 +756,20 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   GeneratedKnobs swapped_epilogue = knobs(64, 64, 64, 1, 1, 4, true);
   swapped_epilogue.swap_ab = true;
   samples.push_back({swapped_epilogue, epilogue});
+  // tf32 with an M-contiguous A read into registers (KT_A_REGS): swapped nn (B^T is that A),
+  // one and two atoms per warpgroup, a cluster row sharing A's 32-row chunks, and split-K. The
+  // traits are the kernel's own problem (a swapped nn one is tt).
+  GeneratedKnobs swapped_tf32 = knobs(128, 256, 32, 2, 1, 3, true);
+  swapped_tf32.swap_ab = true;
+  samples.push_back({swapped_tf32, typed(problem(4096, 4096, 4096, "tt"), 3)});
+  GeneratedKnobs regs_a = knobs(128, 128, 32, 1, 1, 4, false);
+  samples.push_back({regs_a, typed(problem(1000, 3000, 2000, "tt"), 3)});
+  regs_a.cluster_n = 2;
+  samples.push_back({regs_a, typed(problem(1000, 3000, 2000, "tt"), 3)});
+  GeneratedKnobs regs_split = knobs(64, 64, 64, 1, 1, 6, false, 8);
+  regs_split.split_reduce = true;
+  regs_split.swap_ab = true;
+  samples.push_back({regs_split, typed(problem(128, 256, 16384, "tt"), 3)});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;

@@ -10,7 +10,7 @@
 // every 1024 bytes and wgmma descriptors assume that phase):
 //   stage s: A tile, then B tile. An operand whose K is contiguous is kept as KT_TILE_K / 64
 //   "K chunks" of rows x 128 bytes (TMA box {64, rows}); an operand whose M or N is contiguous
-//   as (rows / 64) "MN chunks" of KT_TILE_K x 128 bytes (TMA box {64, KT_TILE_K}).
+//   as (rows / KT_MN_CHUNK) "MN chunks" of KT_TILE_K x 128 bytes (TMA box {KT_MN_CHUNK, KT_TILE_K}).
 //   then KT_STAGING (0-2) output staging tiles, then full[KT_STAGES], empty[KT_STAGES]
 //   mbarriers, 16 bytes of split-K flags, and two mbarriers ordering the pingpong warpgroups.
 // sm90_path.cc mirrors these sizes (sm90_launch_shape) and the TMA boxes (sm90_encode_tensor_maps).
@@ -62,6 +62,20 @@
 #endif
 #define KT_K_CHUNK (128 / KT_IN_BYTES)
 #define KT_K_STEP (32 / KT_IN_BYTES)
+// An MN-contiguous operand is kept in "MN chunks" of one 128-byte swizzle row of M or N: 64
+// f16/bf16 or 32 tf32 elements.
+#define KT_MN_CHUNK (128 / KT_IN_BYTES)
+// KT_A_REGS: a tf32 A whose M is contiguous. tf32 wgmma reads shared-memory operands K-major
+// only, but its A may come from registers in any order: each consumer thread loads its fragment
+// (ld.shared.b32, four per 64 x 8 step) from the M-contiguous tile and issues the register-A
+// form. With swap_ab this is how an N-contiguous B (layout nn) runs without a transposed copy
+// of B: the kernel's A is then B^T, M-contiguous (4096^3 tf32 nn: the copy alone took 51 us
+// of 405; H100, session 20).
+#if KT_IN_BYTES == 4 && !KT_A_K_CONTIGUOUS
+#define KT_A_REGS 1
+#else
+#define KT_A_REGS 0
+#endif
 // KT_CLUSTER_N x KT_CLUSTER_M (1, 2 or 4 each, at most 8 CTAs): a thread-block cluster of tiles,
 // KT_CLUSTER_N along N sharing their A tile and KT_CLUSTER_M along M sharing their B tile. Each
 // CTA loads 1/KT_CLUSTER_N of A's rows and multicasts them to its cluster row, and 1/KT_CLUSTER_M
@@ -170,7 +184,7 @@
 // process: 256x128 with 3 stages 1.11-1.13x faster (bmm 8x1024^3, 1024x10240x8192,
 // 512x5120x13824; 1.01x on 3000^3), other 3-stage kernels 0.98-1.03x; one consumer warpgroup
 // with 4-5 stages 0.82-1.01x (three of five slower), so they keep the late release.
-#if KT_STAGES <= 3 && KT_CONSUMERS >= 2 && !KT_PINGPONG
+#if KT_STAGES <= 3 && KT_CONSUMERS >= 2 && !KT_PINGPONG && !KT_A_REGS
 #define KT_EARLY_RELEASE 1
 #else
 #define KT_EARLY_RELEASE 0
@@ -221,7 +235,8 @@
 
 static_assert(KT_TILE_K % KT_K_CHUNK == 0 && KT_TILE_K * KT_IN_BYTES <= 512,
               "KT_TILE_K: whole 128-byte swizzle rows (64 f16/bf16, 128 fp8, 32 tf32 elements), at most 512 bytes");
-static_assert(KT_IN_BYTES == 2 || (KT_A_K_CONTIGUOUS && KT_B_K_CONTIGUOUS), "fp8 and tf32 wgmma read A and B K-major only");
+static_assert(KT_IN_BYTES == 2 || (KT_B_K_CONTIGUOUS && (KT_A_K_CONTIGUOUS || KT_A_REGS)),
+              "fp8 and tf32 wgmma read shared-memory operands K-major only (tf32's A may come from registers)");
 static_assert(KT_TILE_M % KT_SUBGROUP_M == 0 && KT_WG_M % 64 == 0, "KT_TILE_M / KT_SUBGROUP_M: a multiple of 64");
 static_assert(KT_TILE_N % KT_SUBGROUP_N == 0 && KT_WG_N % 16 == 0 && KT_WG_N <= 256,
               "KT_TILE_N / KT_SUBGROUP_N: a multiple of 16, at most 256");
@@ -230,9 +245,9 @@ static_assert(KT_TILE_M <= 256 && KT_TILE_N <= 256, "TMA boxes hold at most 256 
 static_assert(KT_STAGES >= 2, "KT_STAGES >= 2");
 static_assert(KT_CLUSTER <= 8 && (KT_CLUSTER == 1 || (!KT_B_PANEL && !KT_PINGPONG)),
               "clusters: at most 8 CTAs, no panel, no pingpong");
-static_assert(KT_A_K_CONTIGUOUS ? (KT_TILE_M / KT_CLUSTER_N) % 8 == 0 : (KT_TILE_M / 64) % KT_CLUSTER_N == 0,
+static_assert(KT_A_K_CONTIGUOUS ? (KT_TILE_M / KT_CLUSTER_N) % 8 == 0 : (KT_TILE_M / KT_MN_CHUNK) % KT_CLUSTER_N == 0,
               "A's share per CTA of a cluster row: whole 8-row swizzle periods (K-contiguous) or 64-row chunks");
-static_assert(KT_B_K_CONTIGUOUS ? (KT_TILE_N / KT_CLUSTER_M) % 8 == 0 : (KT_TILE_N / 64) % KT_CLUSTER_M == 0,
+static_assert(KT_B_K_CONTIGUOUS ? (KT_TILE_N / KT_CLUSTER_M) % 8 == 0 : (KT_TILE_N / KT_MN_CHUNK) % KT_CLUSTER_M == 0,
               "B's share per CTA of a cluster column: whole 8-row swizzle periods (K-contiguous) or 64-column chunks");
 static_assert(!KT_PINGPONG || (KT_PERSISTENT && KT_SUBGROUP_M == 1 && KT_SUBGROUP_N == 1),
               "KT_PINGPONG needs KT_PERSISTENT and one warpgroup per tile");
@@ -370,11 +385,46 @@ __device__ __forceinline__ void kt_wgmma(float* d, kt_u64 desc_a, kt_u64 desc_b,
       : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(KT_WGMMA_TRANS_A), "n"(KT_WGMMA_TRANS_B));
 }
 
+#if KT_A_REGS
+// kt_wgmma_rs(d, a, desc_b, scale_d): the register-A form, d += A(64 x 8) * B(8 x KT_WG_N), A
+// as this thread's four tf32 values of the 64 x 8 step (kt90_a_fragment_offsets). No transpose
+// immediates: B stays K-major. The emitter numbers the operands after the accumulators
+// (KT_WGMMA_RS_A, KT_WGMMA_RS_B, KT_WGMMA_RS_SCALE_D).
+__device__ __forceinline__ void kt_wgmma_rs(float* d, const kt_u32 (&a)[4], kt_u64 desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "setp.ne.b32 p, " KT_WGMMA_RS_SCALE_D ", 0;\n"
+      "wgmma.mma_async.sync.aligned." KT_WGMMA_SHAPE ".f32." KT_WGMMA_AB "." KT_WGMMA_AB " "
+      "{" KT_WGMMA_D "}, {" KT_WGMMA_RS_A "}, " KT_WGMMA_RS_B ", p, 1, 1;\n}\n"
+      : KT_WGMMA_D_OPERANDS
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
+// Where this thread's A fragment of one 64 x 8 step lies in its warpgroup's piece of a stage,
+// for atom 0 and K step 0 (atom mi adds mi * 2 MN chunks, K step kk adds 8 rows of 128 bytes).
+// The fragment (PTX's register layout for m64nNk8 tf32, as mma.m16n8k8's A): warp w holds rows
+// 16w..16w+15; lane l holds rows g = 16w + l/4 and g + 8 at columns t = l%4 and t + 4. The tile
+// is kept in MN chunks of 32 rows (tf32 elements along M), KT_TILE_K K rows of 128 bytes each,
+// the 16-byte piece u of K row k at u ^ (k % 8) (128-byte swizzle). Row g sits in chunk g / 32,
+// piece (g % 32) / 4, element g % 4; k % 8 is t or t + 4 here. offsets[q]: q = 0 (g, t),
+// 1 (g + 8, t), 2 (g, t + 4), 3 (g + 8, t + 4), PTX's a0..a3.
+__device__ __forceinline__ void kt90_a_fragment_offsets(int warp, int lane, kt_u32 (&offsets)[4]) {
+  const int g = lane / 4, t = lane % 4;
+  const int piece = (warp & 1) * 4 + g / 4;  // of row 16w + g within its 32-row chunk
+  const kt_u32 chunk = (warp / 2) * (KT_TILE_K * 128);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int k = t + 4 * (q >> 1), u = piece + 2 * (q & 1);
+    offsets[q] = chunk + k * 128 + ((u ^ k) << 4) + (g % 4) * 4;
+  }
+}
+#endif
+
 // ---- the kernel ---------------------------------------------------------------------------
 
 // One K tile of an operand of ROWS rows (A: KT_TILE_M from m0, B: KT_TILE_N from n0; K from k0)
 // into `dst` by TMA, completing on `bar`: K-contiguous operands as KT_TILE_K / 64 chunks of ROWS x
-// 128 bytes, MN-contiguous ones as ROWS / 64 chunks of KT_TILE_K x 128 bytes (the layout the wgmma
+// 128 bytes, MN-contiguous ones as ROWS / KT_MN_CHUNK chunks of KT_TILE_K x 128 bytes (the layout the wgmma
 // descriptors read). Shared in a cluster by PARTS CTAs, this one loads share `part` (a box of
 // ROWS / PARTS rows per K chunk, whole 8-row swizzle periods; or its part of the 64-row chunks)
 // and multicasts it to the CTAs in `mask`.
@@ -392,14 +442,14 @@ __device__ __forceinline__ void kt_load_tile(kt_u32 dst, const void* map, kt_u32
         kt_tma_load_3d(to, map, bar, k0 + KT_K_CHUNK * c, mn0, batch);
     }
   } else {
-    constexpr int chunks = ROWS / 64 / PARTS;
+    constexpr int chunks = ROWS / KT_MN_CHUNK / PARTS;
 #pragma unroll
     for (int h = 0; h < chunks; ++h) {
       const int c = part * chunks + h;
       if constexpr (PARTS > 1)
-        kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map, bar, mn0 + 64 * c, k0, batch, mask);
+        kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map, bar, mn0 + KT_MN_CHUNK * c, k0, batch, mask);
       else
-        kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map, bar, mn0 + 64 * c, k0, batch);
+        kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map, bar, mn0 + KT_MN_CHUNK * c, k0, batch);
     }
   }
 }
@@ -797,6 +847,94 @@ static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_
   return previous_stage;
 }
 
+#if KT_A_REGS
+#if defined(KT_PROMOTE) || KT_PINGPONG
+#error "register A (KT_A_REGS): no promoted chains, no pingpong"
+#endif
+#define KT_KK (KT_TILE_K / KT_K_STEP)
+// One K tile's A fragments into set P (kt90_a_fragment_offsets), from the stage at `a_stage`.
+template <int P>
+static __device__ __forceinline__ void kt90_load_a_fragments(kt_u32 (&frag)[2][KT_KK][KT_M_ATOMS][4], kt_u32 a_stage,
+                                                             const kt_u32 (&a_frag)[4]) {
+#pragma unroll
+  for (int kk = 0; kk < KT_KK; ++kk)
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        asm volatile("ld.shared.b32 %0, [%1];"
+                     : "=r"(frag[P][kk][mi][q])
+                     : "r"(a_stage + a_frag[q] + mi * 2 * (KT_TILE_K * 128) + kk * 1024));
+}
+// One K tile's wgmmas from fragment set P, B from the stage at descriptor units `b_units`.
+template <int P>
+static __device__ __forceinline__ void kt90_issue_a_fragments(float (&acc)[KT_M_ATOMS][KT_WG_N / 2],
+                                                              const kt_u32 (&frag)[2][KT_KK][KT_M_ATOMS][4],
+                                                              kt_u32 desc_lo_b, kt_u32 b_units, bool first) {
+#pragma unroll
+  for (int kk = 0; kk < KT_KK; ++kk) {
+    const kt_u64 desc_b = kt_desc(desc_lo_b + b_units + ((kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32) / 16, 1024);
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi) kt_wgmma_rs(acc[mi], frag[P][kk][mi], desc_b, (!first || kk > 0) ? 1 : 0);
+  }
+}
+// kt90_mma_tile for register A, software-pipelined over two fragment sets: while tile kt's
+// wgmmas run, tile kt + 1's fragments load into the other set. A wgmma's A registers must not
+// change until it is done (PTX: undefined otherwise; reusing one set with a tile of wgmmas in
+// flight computed garbage on the H100, session 21), so a set is refilled only after wait 1 has
+// retired the tile that read it. The two sets need constant indices: the loop body is written
+// once per parity.
+static __device__ __forceinline__ int kt90_mma_tile_regs(float (&acc)[KT_M_ATOMS][KT_WG_N / 2], const Kt90Smem& s,
+                                                         kt_u32 desc_lo_b, int k_tiles, int& stage, kt_u32& phase,
+                                                         int lane, kt_u32 a_frag_base, const kt_u32 (&a_frag)[4]) {
+  kt_u32 frag[2][KT_KK][KT_M_ATOMS][4];
+  int previous_stage = 0;
+  if (k_tiles == 0) return previous_stage;
+  kt_mbar_wait(s.full_bars + 8 * stage, phase);
+  kt90_load_a_fragments<0>(frag, a_frag_base + stage * KT_STAGE_BYTES, a_frag);
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const kt_u32 a_units = stage * (KT_STAGE_BYTES / 16);
+#if KT_B_PANEL
+    const kt_u32 b_units = (s.panel - s.base) / 16 + kt * (KT_B_TILE_BYTES / 16);
+#else
+    const kt_u32 b_units = a_units + KT_A_TILE_BYTES / 16;
+#endif
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+    kt_wgmma_fence();
+    if (kt & 1)
+      kt90_issue_a_fragments<1>(acc, frag, desc_lo_b, b_units, kt == 0);
+    else
+      kt90_issue_a_fragments<0>(acc, frag, desc_lo_b, b_units, kt == 0);
+    kt_wgmma_commit();
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+    // Tile kt - 1 done: its stage goes back, its fragment set is free.
+    if (kt > 0) {
+      kt_wgmma_wait<1>();
+      if (lane == 0) kt_release_stage(s.empty_bars + 8 * previous_stage);
+    }
+    previous_stage = stage;
+    if (++stage == KT_STAGES) {
+      stage = 0;
+      phase ^= 1u;
+    }
+    if (kt + 1 < k_tiles) {
+      kt_mbar_wait(s.full_bars + 8 * stage, phase);
+      if (kt & 1)
+        kt90_load_a_fragments<0>(frag, a_frag_base + stage * KT_STAGE_BYTES, a_frag);
+      else
+        kt90_load_a_fragments<1>(frag, a_frag_base + stage * KT_STAGE_BYTES, a_frag);
+    }
+  }
+  return previous_stage;
+}
+#endif
+
 #if KT_SPLIT_K && KT_SPLIT_REDUCE
 // Split-K with a separate reduction (cuBLASLt's "compute" reduction): this slice stores its
 // partial tile plainly into a slice of the workspace of its own; ktune_splitk_reduce_sm90 sums
@@ -1130,7 +1268,7 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
   const kt_u32 a_offset = (c.wg_m * KT_WG_M) * 128;
   const kt_u32 a_lbo = 16;
 #else
-  const kt_u32 a_offset = (c.wg_m * KT_WG_M / 64) * (KT_TILE_K * 128);
+  const kt_u32 a_offset = (c.wg_m * KT_WG_M / KT_MN_CHUNK) * (KT_TILE_K * 128);
   const kt_u32 a_lbo = KT_TILE_K * 128;
 #endif
 #if KT_B_K_CONTIGUOUS
@@ -1144,6 +1282,11 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
   // the start of the ring too (a stage's B tile follows its A tile; a panel follows the ring).
   const kt_u32 desc_lo_a = kt_desc_lo(s.base + a_offset, a_lbo);
   const kt_u32 desc_lo_b = kt_desc_lo(s.base + b_offset, b_lbo);
+#if KT_A_REGS
+  kt_u32 a_frag[4];
+  kt90_a_fragment_offsets(c.warp, c.lane, a_frag);
+  (void)desc_lo_a;  // A is read by ld.shared, not by descriptor
+#endif
 
   float acc[KT_M_ATOMS][KT_WG_N / 2];
 #ifdef KT_PROMOTE
@@ -1214,7 +1357,12 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     // previous item): a stage's "full" parity would otherwise alias across laps of the ring.
     if (local_item > 0) kt_mbar_wait(s.order_bars + 8 * (c.index ^ 1), static_cast<kt_u32>(((local_item - 1) >> 1) & 1));
 #endif
+#if KT_A_REGS
+    const int previous_stage =
+        kt90_mma_tile_regs(acc, s, desc_lo_b, k_tiles, stage, phase, c.lane, s.base + a_offset, a_frag);
+#else
     const int previous_stage = kt90_mma_tile(acc, s, desc_lo_a, desc_lo_b, k_tiles, stage, phase, c.lane KT_TOTAL_ARG);
+#endif
 #if KT_PINGPONG
     if (c.t == 0) kt_mbar_arrive(s.order_bars + 8 * c.index);
 #endif
