@@ -311,6 +311,14 @@ __device__ __forceinline__ int kt_cluster_rank() {
 __device__ __forceinline__ void kt_cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
+// The same without ordering earlier memory operations: after the barriers' initialisation,
+// which thread 0's fence.mbarrier_init.release.cluster already makes visible to the cluster
+// (CUTLASS's cluster_arrive_relaxed after fence_barrier_init). The release form compiles to a
+// GPU-scope MEMBAR and an ERRBAR on every warp; on 1000^3 in CTA pairs (a 12.5 us kernel) the
+// warps spent about 0.8 us there before their first load (H100, session 21, Nsight Compute).
+__device__ __forceinline__ void kt_cluster_sync_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;" ::: "memory");
+}
 // A consumer warp is done with a stage: it arrives on the stage's empty barrier of every CTA
 // whose producer writes into it (this one, and with a cluster the others of its cluster row,
 // which multicast A, and of its cluster column, which multicast B).
@@ -866,17 +874,31 @@ static __device__ __forceinline__ void kt90_load_a_fragments(kt_u32 (&frag)[2][K
                      : "=r"(frag[P][kk][mi][q])
                      : "r"(a_stage + a_frag[q] + mi * 2 * (KT_TILE_K * 128) + kk * 1024));
 }
-// One K tile's wgmmas from fragment set P, B from the stage at descriptor units `b_units`.
+// One K tile's wgmmas from fragment set P, B from the stage at descriptor units `b_units`, fenced
+// and committed as one group. The fence and the commit stay in the same branch as the wgmmas:
+// after a branch merge ptxas closes the group with a dummy HGMMA of its own (and injects
+// another warpgroup.arrive), a second group per tile, so "wait 1" waited for the real one
+// (H100, session 21: 41% of the warps' stall samples at that wait).
 template <int P>
 static __device__ __forceinline__ void kt90_issue_a_fragments(float (&acc)[KT_M_ATOMS][KT_WG_N / 2],
                                                               const kt_u32 (&frag)[2][KT_KK][KT_M_ATOMS][4],
                                                               kt_u32 desc_lo_b, kt_u32 b_units, bool first) {
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
+  kt_wgmma_fence();
 #pragma unroll
   for (int kk = 0; kk < KT_KK; ++kk) {
     const kt_u64 desc_b = kt_desc(desc_lo_b + b_units + ((kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32) / 16, 1024);
 #pragma unroll
     for (int mi = 0; mi < KT_M_ATOMS; ++mi) kt_wgmma_rs(acc[mi], frag[P][kk][mi], desc_b, (!first || kk > 0) ? 1 : 0);
   }
+  kt_wgmma_commit();
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
 }
 // kt90_mma_tile for register A, software-pipelined over two fragment sets: while tile kt's
 // wgmmas run, tile kt + 1's fragments load into the other set. A wgmma's A registers must not
@@ -899,20 +921,10 @@ static __device__ __forceinline__ int kt90_mma_tile_regs(float (&acc)[KT_M_ATOMS
 #else
     const kt_u32 b_units = a_units + KT_A_TILE_BYTES / 16;
 #endif
-#pragma unroll
-    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-      for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
-    kt_wgmma_fence();
     if (kt & 1)
       kt90_issue_a_fragments<1>(acc, frag, desc_lo_b, b_units, kt == 0);
     else
       kt90_issue_a_fragments<0>(acc, frag, desc_lo_b, b_units, kt == 0);
-    kt_wgmma_commit();
-#pragma unroll
-    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
-#pragma unroll
-      for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
     // Tile kt - 1 done: its stage goes back, its fragment set is free.
     if (kt > 0) {
       kt_wgmma_wait<1>();
@@ -1437,7 +1449,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) kt90_init_barriers(s, map_a, map_b);
 #if KT_CLUSTER > 1
-  kt_cluster_sync();  // every CTA's barriers exist before any multicasts or arrives remotely
+  kt_cluster_sync_relaxed();  // every CTA's barriers exist before any multicasts or arrives remotely
   const int cta_rank = kt_cluster_rank();
   const long long unit = blockIdx.x / KT_CLUSTER, units = gridDim.x / KT_CLUSTER;
 #else
