@@ -15,7 +15,7 @@ constexpr int kTensorMapTfloat32 = 11;  // f32 in memory, rounded to tf32 by the
 constexpr int kTensorMapInterleaveNone = 0;
 constexpr int kTensorMapSwizzle64B = 2;
 constexpr int kTensorMapSwizzle128B = 3;
-constexpr int kTensorMapL2Promotion128B = 2;
+constexpr int kTensorMapL2Promotion256B = 3;
 constexpr int kTensorMapOobFillZero = 0;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
 constexpr int kTensorMapL2PromotionNone = 0;
 
@@ -335,10 +335,6 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
   const std::uint32_t box_inner = static_cast<std::uint32_t>(128 / bytes);
   const auto batch = static_cast<std::uint64_t>(std::max<long long>(1, params.batch));
   // One operand: `inner` elements contiguous, `outer` rows of `ld` elements, `batch` entries.
-  // L2 promotion 128B, one box row: with 256B, rows that start 16 bytes into a sector (3000 f16
-  // per row) ran 11-13% slower (3000^3 f16 nt, 192x192 pairs 100.9 -> 89.5-90.0 us, 128x256
-  // 160 -> 141-142; H100, session 21), while aligned rows (3072^3) ran the same with none, 64B,
-  // 128B or 256B.
   auto encode_one = [&](unsigned char* map, const void* base, const char* name, long long inner, long long outer,
                         long long ld, long long batch_stride, int box_outer) {
     // A single batch entry has no meaningful batch stride; any valid one will do.
@@ -348,7 +344,7 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
     const std::uint32_t box[3] = {box_inner, static_cast<std::uint32_t>(box_outer), 1};
     const std::uint32_t element_strides[3] = {1, 1, 1};
     const int result = encode(map, data_type, 3, const_cast<void*>(base), dims, strides, box, element_strides,
-                              kTensorMapInterleaveNone, kTensorMapSwizzle128B, kTensorMapL2Promotion128B,
+                              kTensorMapInterleaveNone, kTensorMapSwizzle128B, kTensorMapL2Promotion256B,
                               kTensorMapOobFillZero);
     if (result != 0)
       throw std::runtime_error(std::string("cuTensorMapEncodeTiled failed for ") + name + " with CUresult " +

@@ -426,16 +426,16 @@ struct EncodeCall {
   std::uint64_t dims[3];
   std::uint64_t strides[2];
   std::uint32_t box[3];
-  int swizzle, oob_fill, l2_promotion;
+  int swizzle, oob_fill;
 };
 std::vector<EncodeCall> encode_calls;
 int encode_result = 0;
 
 int fake_encode(void* map, int data_type, unsigned rank, void* address, const std::uint64_t* dims,
                 const std::uint64_t* strides, const std::uint32_t* box, const std::uint32_t* element_strides, int,
-                int swizzle, int l2_promotion, int oob_fill) {
+                int swizzle, int, int oob_fill) {
   EncodeCall call{data_type, rank, address, {dims[0], dims[1], dims[2]}, {strides[0], strides[1]},
-                  {box[0], box[1], box[2]}, swizzle, oob_fill, l2_promotion};
+                  {box[0], box[1], box[2]}, swizzle, oob_fill};
   for (unsigned i = 0; i < rank; ++i)
     if (element_strides[i] != 1) return 1;
   std::memset(map, 0xAB, 128);
@@ -483,9 +483,7 @@ TEST(Sm90Path, TensorMapsFollowTheLayout) {
   EXPECT_EQ(ma.box[1], 128u);  // tile_m rows
   EXPECT_EQ(ma.swizzle, 3);    // 128B
   EXPECT_EQ(ma.oob_fill, 0);   // zeros
-  EXPECT_EQ(ma.l2_promotion, 2);  // 128B: 256B slowed rows that start mid-sector
   const EncodeCall& mb = encode_calls[1];
-  EXPECT_EQ(mb.l2_promotion, 2);
   EXPECT_EQ(mb.dims[0], 3000u);  // N contiguous
   EXPECT_EQ(mb.dims[1], 2000u);
   EXPECT_EQ(mb.strides[0], 6000u);
