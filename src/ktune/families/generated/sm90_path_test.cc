@@ -279,6 +279,14 @@ TEST(Sm90Path, PingpongGivesEachWarpgroupAWholeTileAndAStagingTile) {
   bad = k;
   bad.b_panel = 1;
   EXPECT_TRUE(mentions(why(bad, p), "b_panel"));
+  // tf32 with an M-contiguous A reads A into registers, which the pingpong loop does not do
+  // (the kernel would stop at an #error): refused here with the reason instead. K-major tf32
+  // pingpong stays valid.
+  GeneratedKnobs tf32 = k;
+  tf32.tile_k = 32;
+  const ProblemTraits tf32_tt = typed(problem(8192, 8192, 64, "tt"), 3);
+  EXPECT_TRUE(mentions(why(tf32, tf32_tt), "register A")) << why(tf32, tf32_tt);
+  EXPECT_EQ(why(tf32, typed(problem(8192, 8192, 64, "nt"), 3)), "");
 }
 
 TEST(Sm90Path, LaunchShapeCountsStagesBarriersAndAlignment) {
