@@ -15,6 +15,7 @@ constexpr int kTensorMapTfloat32 = 11;  // f32 in memory, rounded to tf32 by the
 constexpr int kTensorMapInterleaveNone = 0;
 constexpr int kTensorMapSwizzle64B = 2;
 constexpr int kTensorMapSwizzle128B = 3;
+constexpr int kTensorMapL2Promotion128B = 2;
 constexpr int kTensorMapL2Promotion256B = 3;
 constexpr int kTensorMapOobFillZero = 0;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
 constexpr int kTensorMapL2PromotionNone = 0;
@@ -335,6 +336,12 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
   const std::uint32_t box_inner = static_cast<std::uint32_t>(128 / bytes);
   const auto batch = static_cast<std::uint64_t>(std::max<long long>(1, params.batch));
   // One operand: `inner` elements contiguous, `outer` rows of `ld` elements, `batch` entries.
+  // L2 promotion follows the row pitch (measured, session 21): rows off 32-byte sectors (3000 f16
+  // per row: every other row starts 16 bytes into a sector) lose 11-13% to 256-byte promotion,
+  // while aligned rows, the decode shapes above all, lose 3-5% with anything smaller.
+  auto promotion = [&](long long ld) {
+    return (ld * bytes) % 32 == 0 ? kTensorMapL2Promotion256B : kTensorMapL2Promotion128B;
+  };
   auto encode_one = [&](unsigned char* map, const void* base, const char* name, long long inner, long long outer,
                         long long ld, long long batch_stride, int box_outer) {
     // A single batch entry has no meaningful batch stride; any valid one will do.
@@ -344,7 +351,7 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
     const std::uint32_t box[3] = {box_inner, static_cast<std::uint32_t>(box_outer), 1};
     const std::uint32_t element_strides[3] = {1, 1, 1};
     const int result = encode(map, data_type, 3, const_cast<void*>(base), dims, strides, box, element_strides,
-                              kTensorMapInterleaveNone, kTensorMapSwizzle128B, kTensorMapL2Promotion256B,
+                              kTensorMapInterleaveNone, kTensorMapSwizzle128B, promotion(ld),
                               kTensorMapOobFillZero);
     if (result != 0)
       throw std::runtime_error(std::string("cuTensorMapEncodeTiled failed for ") + name + " with CUresult " +

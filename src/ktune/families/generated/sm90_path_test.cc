@@ -434,16 +434,16 @@ struct EncodeCall {
   std::uint64_t dims[3];
   std::uint64_t strides[2];
   std::uint32_t box[3];
-  int swizzle, oob_fill;
+  int swizzle, l2_promotion, oob_fill;
 };
 std::vector<EncodeCall> encode_calls;
 int encode_result = 0;
 
 int fake_encode(void* map, int data_type, unsigned rank, void* address, const std::uint64_t* dims,
                 const std::uint64_t* strides, const std::uint32_t* box, const std::uint32_t* element_strides, int,
-                int swizzle, int, int oob_fill) {
+                int swizzle, int l2_promotion, int oob_fill) {
   EncodeCall call{data_type, rank, address, {dims[0], dims[1], dims[2]}, {strides[0], strides[1]},
-                  {box[0], box[1], box[2]}, swizzle, oob_fill};
+                  {box[0], box[1], box[2]}, swizzle, l2_promotion, oob_fill};
   for (unsigned i = 0; i < rank; ++i)
     if (element_strides[i] != 1) return 1;
   std::memset(map, 0xAB, 128);
@@ -490,12 +490,14 @@ TEST(Sm90Path, TensorMapsFollowTheLayout) {
   EXPECT_EQ(ma.box[0], 64u);
   EXPECT_EQ(ma.box[1], 128u);  // tile_m rows
   EXPECT_EQ(ma.swizzle, 3);    // 128B
+  EXPECT_EQ(ma.l2_promotion, 3);  // 256B: 4000-byte rows start on 32-byte sectors
   EXPECT_EQ(ma.oob_fill, 0);   // zeros
   const EncodeCall& mb = encode_calls[1];
   EXPECT_EQ(mb.dims[0], 3000u);  // N contiguous
   EXPECT_EQ(mb.dims[1], 2000u);
   EXPECT_EQ(mb.strides[0], 6000u);
   EXPECT_EQ(mb.box[1], 64u);  // tile_k rows
+  EXPECT_EQ(mb.l2_promotion, 2);  // 128B: every other 6000-byte row starts mid-sector
   EXPECT_EQ(p.tma_a[0], 0xAB);
   EXPECT_EQ(p.tma_b[127], 0xAB);
 
