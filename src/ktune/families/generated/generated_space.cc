@@ -46,6 +46,12 @@ double tile_efficiency(const GeneratedKnobs& k) {
     const double per_group_n = n / std::max(1, k.subgroup_n);
     double e = 0.88 * std::min(1.0, intensity / 85.0);
     if (per_group_n < 128) e *= 0.85;
+    // A lone consumer warpgroup holding more than 64 rows issues its m64 wgmmas and stores its
+    // rows one after the other, where two or three warpgroups overlap them: the same tiling
+    // split over warpgroups of 64 rows ran faster in 19 of 20 measured pairs, median 7% (128-row
+    // tiles), and in 4 of 4 by 2-18% (192 rows) (H100, sessions 17-21 suite data). With two or
+    // more consumers, taller pieces cost nothing (23 pairs, median 0.99).
+    if (!k.pingpong && k.subgroup_m * k.subgroup_n == 1 && m > 64) e *= 0.93;
     // Three stages leave room to stage the output tile in shared memory, so the next tile's
     // main loop overlaps the store (measured on H200: 128x256x64 0.92x cuBLAS with 3 stages,
     // 0.87x with 4, which then stored directly); deeper rings only paid off for small tiles.

@@ -307,11 +307,8 @@ __device__ __forceinline__ int kt_cluster_rank() {
   return 0;
 #endif
 }
-// Every thread of every CTA in the cluster (not .aligned: warps may arrive diverged).
-__device__ __forceinline__ void kt_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
-}
-// The same without ordering earlier memory operations: after the barriers' initialisation,
+// Every thread of every CTA in the cluster (not .aligned: warps may arrive diverged), without
+// ordering earlier memory operations: after the barriers' initialisation,
 // which thread 0's fence.mbarrier_init.release.cluster already makes visible to the cluster
 // (CUTLASS's cluster_arrive_relaxed after fence_barrier_init). The release form compiles to a
 // GPU-scope MEMBAR and an ERRBAR on every warp; on 1000^3 in CTA pairs (a 12.5 us kernel) the
@@ -747,6 +744,20 @@ static __device__ __forceinline__ void kt90_produce(const KtuneGemmParams& p, co
       }
     }
   }
+#if KT_CLUSTER > 1
+  // The tail: every stage released once more, by this CTA's consumers and by those of the CTAs
+  // it multicast into, whose last remote arrives then have landed. With the consumers' own waits
+  // on every multicast they read, no CTA of the cluster touches this one's shared memory after
+  // it exits, and no exit barrier is needed (CUTLASS's producer tail). The release-form cluster
+  // barrier it replaces made every warp wait for its own stores at GPU scope before exiting.
+  for (int i = 0; i < KT_STAGES; ++i) {
+    kt_mbar_wait(s.empty_bars + 8 * stage, phase ^ 1u);
+    if (++stage == KT_STAGES) {
+      stage = 0;
+      phase ^= 1u;
+    }
+  }
+#endif
 }
 
 // Who a consumer thread is: its warpgroup (consumer), that warpgroup's piece of the tile (wg_m,
@@ -1496,13 +1507,10 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 }
 
 
-// The kernel's body, then (clusters) a cluster barrier: no CTA may exit while another can still
-// multicast into its shared memory or arrive on its barriers.
+// The kernel's body. No CTA of a cluster may exit while another can still multicast into its
+// shared memory or arrive on its barriers: the producer's tail (kt90_produce) sees to that.
 static __device__ __forceinline__ void kt90_gemm(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
   kt90_gemm_body(p, map_a, map_b);
-#if KT_CLUSTER > 1
-  kt_cluster_sync();
-#endif
 }
 
 // The executable object of an IREE dispatch (iree/generated_object.cc) defines
