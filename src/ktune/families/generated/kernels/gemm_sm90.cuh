@@ -1451,7 +1451,10 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     kt90_store_direct(p, batch, interior, row0, col0, acc);
   }
 #if KT_BULK_STORES
-  if (bulk_pending) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  // Only until the stores have read the staging buffer, which must outlive them (CUTLASS's store
+  // tail, tma_store_wait<0>): their writes complete with the grid, and waiting for them here
+  // kept every CTA resident until its last tile had reached memory.
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 #endif
 }
 
