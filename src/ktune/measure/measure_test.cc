@@ -373,6 +373,22 @@ TEST(Loop, AllDiscardedStopsAtMaxTimeOnceMinSamplesAreIn) {
   EXPECT_EQ(m.samples.size(), 10u);
 }
 
+// Throttled on most samples but not all: once min_samples are valid, valid and discarded time
+// together end the loop at four budgets, where valid time alone needed eight times as long.
+TEST(Loop, SparseValidSamplesStopAtFourBudgetsOfAllTime) {
+  FakeClock clock;
+  ScriptedSource source(clock, [](int i) { return i % 8 == 0 ? Sample{1.0 / 1024} : Sample{1.0 / 1024, false}; });
+  Policy p;
+  p.min_samples = 2;
+  p.max_seconds = 10.0 / 1024;
+  p.max_samples = 500;
+  Measurement m = run_measurement(source, p, std::nullopt, clock);
+  EXPECT_EQ(m.stop, StopReason::MaxTime);
+  EXPECT_EQ(m.samples.size() + m.discarded_samples, 40u);  // 40 / 1024 s: four budgets
+  EXPECT_EQ(m.samples.size(), 5u);
+  EXPECT_FALSE(m.from_discarded);
+}
+
 TEST(Loop, ValidSamplesAloneMakeTheStatisticsWhenThereAreAny) {
   FakeClock clock;
   ScriptedSource source(clock, [](int i) { return i == 0 ? Sample{kMs} : Sample{1.0 / 128, false}; });
