@@ -221,7 +221,8 @@ def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
     out = {"wall_s": wall, "problem": rep.get("problem")}
     # Where the tuning time went (listing, evaluation, refinement, NVRTC, ...): for the
     # tuning-time target, read offline.
-    for key in ("phases", "generated_compile", "wall_seconds", "refined", "cublaslt_tail"):
+    # The finalists' confirmation too (samples and medians): its time varies from 0.04 to 3 s.
+    for key in ("phases", "generated_compile", "wall_seconds", "refined", "cublaslt_tail", "confirmed"):
         if key in rep:
             out[key] = rep[key]
     if rep.get("baseline"):
