@@ -227,6 +227,11 @@ def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
             out[key] = rep[key]
     if rep.get("baseline"):
         out["baseline_s"] = rep["baseline"]["median_s"]
+        # Judged against (with finalists confirmed): the baseline's runs just before and after
+        # them; its first run, on a GPU not yet warm from tuning, is kept beside.
+        out["baseline_runs"] = {k: rep["baseline"].get(k) for k in ("drift", "beside_finalists")}
+        if rep["baseline"].get("first"):
+            out["baseline_runs"]["first_s"] = rep["baseline"]["first"]["median_s"]
     gen = (rep.get("family_best") or {}).get("generated")
     if gen:
         out["generated_s"], out["generated_config"] = gen["stats"]["median_s"], gen["config"]

@@ -3,6 +3,7 @@
 // recorded, then the pick by the baseline rule) is tuner/gemm_session.h.
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <optional>
@@ -158,6 +159,8 @@ nlohmann::json report_json(const tuner::GemmSessionResult& r, const gemm::GemmPr
   if (r.baseline_runs) {
     out["baseline"] = stats_json(r.baseline_runs->best);
     out["baseline"]["drift"] = r.baseline_runs->drift;
+    out["baseline"]["beside_finalists"] = r.baseline_beside_finalists;
+    if (r.baseline_first) out["baseline"]["first"] = stats_json(*r.baseline_first);
   }
   if (r.pick.pick) {
     const GemmRow& p = rows[*r.pick.pick];
@@ -233,8 +236,15 @@ void print_pick(const tuner::GemmSessionResult& r, const gemm::GemmProblem& prob
     std::printf("\n");
   }
   if (r.baseline_runs && r.baseline_measured_again) {
-    std::printf("baseline measured before and after the others: drift %.1f%%%s\n", 100.0 * r.baseline_runs->drift,
+    std::printf("baseline measured %s: drift %.1f%%%s\n",
+                r.baseline_beside_finalists ? "before and after the finalists" : "before and after the others",
+                100.0 * r.baseline_runs->drift,
                 r.baseline_runs->drift > 0.03 ? " (more than 3%: the machine is noisy, treat small speedups with care)" : "");
+    if (r.baseline_beside_finalists && r.baseline_first && r.baseline_first->median > 0)
+      std::printf("baseline's first run (before tuning warmed the GPU): %s, %.1f%% %s\n",
+                  format_seconds(r.baseline_first->median).c_str(),
+                  100.0 * std::fabs(r.baseline_runs->best.median / r.baseline_first->median - 1.0),
+                  r.baseline_runs->best.median >= r.baseline_first->median ? "faster" : "slower");
   }
   if (!r.pick.pick) {
     std::printf("no candidate ran correctly\n");

@@ -191,6 +191,11 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   }
   EXPECT_GE(pick.at("speedup").get<double>(), 1.0);
   std::printf("%s\n", pick.at("reason").get<std::string>().c_str());
+  // The finalists were confirmed and judged against the baseline measured just before and just
+  // after them; its first run (before the others) is reported beside.
+  EXPECT_TRUE(j.at("baseline").value("beside_finalists", false)) << j.at("baseline").dump();
+  EXPECT_GT(j.at("baseline").at("first").at("median_s").get<double>(), 0.0) << j.at("baseline").dump();
+  EXPECT_GE(j.at("confirmed").size(), 1u);
   // Both families by default: generated kernels listed, compiled and measured, a refinement
   // round, the pick recorded as its own row, and where the time went.
   EXPECT_TRUE(j.at("families").at("generated").value("available", false)) << j.at("families").dump(2);

@@ -61,8 +61,14 @@ struct GemmSessionResult {
   nlohmann::json listing;  // the worker's listing: families, candidates, reference, steps
   std::vector<GemmRow> rows;
   gemm::GemmPick pick;
+  // The baseline's two runs the candidates were judged against (the faster counts) and their
+  // drift: measured just before the finalists' confirmation and just after it, when the session
+  // confirmed finalists, else its first run and the one after the others.
   std::optional<gemm::BaselineRuns> baseline_runs;
   bool baseline_measured_again = false;
+  bool baseline_beside_finalists = false;
+  // The baseline's first run, at the start of the session (the GPU not yet warm from tuning).
+  std::optional<measure::Stats> baseline_first;
   std::optional<std::int64_t> pick_result_id;
   std::map<std::string, std::int64_t> sessions;  // family -> database session
   nlohmann::json phases = nlohmann::json::object();
