@@ -410,6 +410,46 @@ TEST(GeneratedGpu, SplitKSlicesSummedByASecondKernel) {
   verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), tf32, "tf32 256x128x8192 nn, split 6 reduced");
 }
 
+// Split-K summed inside a cluster (split_cluster): every layout, ragged M, N and K, slices of 2,
+// 4 and 8, one and two consumer warpgroups, a batch, the whole epilogue into f32, a swapped
+// decode shape with C and bias, and tf32. Against fp64.
+TEST(GeneratedGpu, SplitKSummedInsideAClusterOfSlices) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs k = wgmma(64, 64, 1, 1, 8, false);
+  k.split_k = 8;
+  k.split_cluster = true;
+  for (const char* layout : {"nn", "nt", "tn", "tt"})
+    verify_knobs(make(250, 130, 8200, gemm::Precision::F16, layout), k, std::string("250x130x8200 split 8 in a cluster ") + layout);
+  GeneratedKnobs narrow = wgmma(64, 32, 1, 1, 16, false);
+  narrow.split_k = 8;
+  narrow.split_cluster = true;
+  verify_knobs(make(256, 128, 16384, gemm::Precision::BF16, "nt"), narrow, "256x128x16384 64x32 split 8 in a cluster");
+  verify_knobs(make(128, 257, 4096, gemm::Precision::BF16, "nt"), k, "128x257x4096 (odd N) split 8 in a cluster");
+  gemm::GemmProblem batched = make(100, 96, 2048, gemm::Precision::BF16, "nn");
+  batched.batch = 3;
+  GeneratedKnobs four = k;
+  four.split_k = 4;
+  verify_knobs(batched, four, "3 x 100x96x2048 split 4 in a cluster");
+  GeneratedKnobs big = wgmma(128, 128, 2, 1, 4, false);
+  big.split_k = 2;
+  big.split_cluster = true;
+  verify_knobs(full_epilogue(), big, "777x1000x256 nn, f32 out, C, bias, gelu, split 2 in a cluster");
+  GeneratedKnobs swapped = wgmma(64, 16, 1, 1, 8, false);
+  swapped.swap_ab = true;
+  swapped.split_k = 4;
+  swapped.split_cluster = true;
+  gemm::GemmProblem decode = make(16, 4096, 8192, gemm::Precision::BF16, "nt");
+  decode.beta = 0.5;
+  decode.bias = true;
+  verify_knobs(decode, swapped, "16x4096x8192 swapped, split 4 in a cluster, C and bias");
+  GeneratedKnobs tf32 = wgmma(64, 64, 1, 1, 8, false);
+  tf32.tile_k = 32;
+  tf32.split_k = 4;
+  tf32.split_cluster = true;
+  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), tf32, "tf32 256x128x8192 nn, split 4 in a cluster");
+}
+
 // 2-D clusters (cluster_n along N share A, cluster_m along M share B): every layout, ragged M and
 // N whose last clusters hang past the edges (their CTAs compute zeros and store nothing, and
 // split-K counts slices per CTA tile), split-K under 4x2 and 2x4 clusters, persistent and not,

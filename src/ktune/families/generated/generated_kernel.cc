@@ -227,10 +227,11 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& user_traits
     sm80_grid(knobs, traits, grid);
   }
   launch.grid = {grid[0], grid[1], grid[2]};
-  launch.needs_split_k_buffers = knobs.split_k > 1;
+  // Slices summed inside a cluster need no buffers in global memory.
+  launch.needs_split_k_buffers = knobs.split_k > 1 && !knobs.split_cluster;
   const std::int64_t outputs = traits.batch * traits.m * traits.n;
   // Reduced slices are padded to 4 floats each (kt_slice_floats in gemm_sm90.cuh).
-  if (knobs.split_k > 1)
+  if (launch.needs_split_k_buffers)
     launch.split_k_workspace_floats = knobs.split_reduce ? knobs.split_k * ((outputs + 3) / 4 * 4) : outputs;
   if (knobs.split_k > 1 && knobs.split_reduce) {
     // kReducePairs pairs of columns per CTA, at most 8 CTAs per SM walking the rest.

@@ -20,6 +20,7 @@
 //                                                  along M share B)
 //   (none: cuBLAS's swap-AB kernels)               swap_ab (compute D^T = B^T A^T)
 //   (none: cuBLASLt's reduction scheme)            split_reduce (slices summed by a 2nd kernel)
+//   (none: split-K within a cluster)               split_cluster (slices summed in shared memory)
 //   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
 
 #include <cstdint>
@@ -61,6 +62,10 @@ struct GeneratedKnobs {
   // finishes D (cuBLASLt's "compute" reduction), instead of adding them atomically into one
   // buffer whose last slice finishes the tile.
   bool split_reduce = false;
+  // wgmma, split_k 2-8, not persistent: the split_k slices of a tile are the CTAs of one
+  // thread-block cluster and sum their partial tiles through distributed shared memory (no
+  // workspace, no atomics, no second kernel), instead of through global memory.
+  bool split_cluster = false;
   // wgmma: every `promote` K tiles the tensor cores' running sum is added into a second set of
   // f32 registers with ordinary adds and a new chain starts (0: one chain per tile). Required
   // for strict f32 (at most kF32ChainK elements per chain): the tensor cores' accumulation
@@ -109,7 +114,8 @@ inline int in_type_bytes(int in_type) { return in_type == 2 ? 1 : (in_type == 3 
 
 // CTAs per thread-block cluster.
 inline int cluster_size(const GeneratedKnobs& k) {
-  return (k.cluster_n > 1 ? k.cluster_n : 1) * (k.cluster_m > 1 ? k.cluster_m : 1);
+  return (k.cluster_n > 1 ? k.cluster_n : 1) * (k.cluster_m > 1 ? k.cluster_m : 1) *
+         (k.split_cluster && k.split_k > 1 ? k.split_k : 1);
 }
 
 struct LaunchShape {

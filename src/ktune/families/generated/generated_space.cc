@@ -182,6 +182,7 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
   if (k.cluster_m > 1) c["cluster_m"] = Value::integer(k.cluster_m);
   if (k.swap_ab) c["swap_ab"] = Value::boolean(true);
   if (k.split_reduce) c["split_reduce"] = Value::boolean(true);
+  if (k.split_cluster) c["split_cluster"] = Value::boolean(true);
   if (k.promote > 0) c["promote"] = Value::integer(k.promote);
   return c;
 }
@@ -229,6 +230,11 @@ GeneratedKnobs knobs_from_config(const Config& config) {
     const Value& v = config_value(config, "split_reduce");
     if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'split_reduce' must be true or false");
     k.split_reduce = v.as_bool();
+  }
+  if (config.count("split_cluster")) {
+    const Value& v = config_value(config, "split_cluster");
+    if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'split_cluster' must be true or false");
+    k.split_cluster = v.as_bool();
   }
   if (config.count("promote")) k.promote = static_cast<int>(config_int(config, "promote", 0, 1 << 16));
   return k;
@@ -303,7 +309,15 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   const double per_cta_bandwidth = issue * std::max(1, k.stages - 1) * stage_bytes / 1.0e-6;
   const double resident = std::min(static_cast<double>(work), concurrent);
   e.memory_seconds = std::max(e.memory_seconds, panel_traffic / (resident * per_cta_bandwidth));
-  if (k.split_k > 1 && k.split_reduce) {
+  if (k.split_k > 1 && k.split_cluster) {
+    // Slices summed inside the cluster: nothing goes through global memory but D, but every
+    // wave of CTAs, after its K loop, writes its f32 partial tile to shared memory, meets two
+    // cluster barriers and reads a tile's worth back through distributed shared memory before
+    // the next wave can start. Charged per wave: 2 us plus those bytes at 40 GB/s per SM (a
+    // conservative guess for a new kernel; the measurements decide).
+    const double per_cta = 2.0 * k.tile_m * k.tile_n * 4.0;
+    e.reduction_seconds = std::ceil(e.waves) * (2.0e-6 + per_cta / 40e9);
+  } else if (k.split_k > 1 && k.split_reduce) {
     // Every slice stores its fp32 partials apart; a second launch reads them all back and
     // writes D: no atomics, but the slices' bytes twice, a dependent launch and its ramp (about
     // 5 us in all on the H100: 64x64x65536 in 64 reduced slices ran 19.9 us where 32 atomic
@@ -425,6 +439,14 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                       reduced.split_reduce = true;
                       consider(reduced);
                     }
+                    // The slices of a tile as one cluster, summed in distributed shared memory:
+                    // no workspace round trip and no second kernel (longk_256x128x16384 spent
+                    // 4.8 us in its reduction kernel against 9.7 in the GEMM; H100, session 23).
+                    if (options.clusters && (split == 2 || split == 4 || split == 8) && !persistent && panel == 0) {
+                      GeneratedKnobs in_cluster = k;
+                      in_cluster.split_cluster = true;
+                      consider(in_cluster);
+                    }
                     // The same kernel in thread-block clusters sharing A along N and B along M
                     // (TMA multicast), where they apply; cuBLASLt's picks on the suite run
                     // clusters of 1x2 to 4x2, with split-K too (H100, session 17).
@@ -451,6 +473,10 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                   k.split_k = split;
                   k.swap_ab = true;
                   consider(k);
+                  if (options.clusters && (split == 2 || split == 4 || split == 8) && !persistent) {
+                    k.split_cluster = true;
+                    consider(k);
+                  }
                 }
     // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
     // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
@@ -503,21 +529,22 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
   // first, all 2.5x slower than the best unsplit one); further out a forced class only takes a
   // slot from a kernel the model likes (bmm 32 x 512x512x64 lost its best, 0.70 -> 0.61x).
-  // The best kernel in a cluster too, when they are in the space, and the best
+  // The best kernel in a cluster too, when they are in the space, the best whose split-K slices
+  // sum inside a cluster (split_cluster: a new kernel, its cost a guess), and the best
   // swapped one (swap_ab), which the model cannot tell from the unswapped kernels well.
   // Likewise with and without a B panel: on 4096x16384x256 the model ranked only panel kernels
   // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool> cls{
+    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool> cls{
         r.knobs.path,     r.knobs.split_k > 1,           r.knobs.b_panel > 0, r.knobs.pingpong,
-        cluster_size(r.knobs) > 1, r.knobs.swap_ab, r.knobs.split_reduce};
+        cluster_size(r.knobs) > 1, r.knobs.swap_ab, r.knobs.split_reduce, r.knobs.split_cluster};
     if (class_seen[cls]) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;
@@ -542,11 +569,19 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   std::size_t reduced = static_cast<std::size_t>(
       std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return c.knobs.split_reduce; }));
   const std::size_t reduced_cap = std::max<std::size_t>(2, options.max_candidates / 4);
+  // Split-K summed inside a cluster: only the one kernel the class rule above forced in. Its cost
+  // is a guess the model gets wrong: 256x128x16384 as 64x32 in clusters of 8 slices, 16 stages,
+  // model 11.4 us, measured 24.0. On three long-K and decode shapes the best such kernel ran
+  // 0.3% and 0.8% behind the global-memory reductions and 9% behind on 128x256x32768, never
+  // ahead (H100, session 23, run 5).
+  std::size_t in_cluster = static_cast<std::size_t>(
+      std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return c.knobs.split_cluster; }));
   for (const RankedKnobs& r : ranked) {
     if (chosen.size() >= options.max_candidates) break;
     if (std::find_if(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == r.knobs; }) != chosen.end())
       continue;
     if (r.knobs.split_reduce && reduced >= reduced_cap) continue;
+    if (r.knobs.split_cluster && in_cluster >= 1) continue;
     if (cluster_size(r.knobs) > 1) {
       const GeneratedKnobs base = unclustered(r.knobs);
       if (std::find(clustered_bases.begin(), clustered_bases.end(), base) != clustered_bases.end()) continue;
@@ -556,6 +591,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
     if (count >= per_tile_cap) continue;
     ++count;
     if (r.knobs.split_reduce) ++reduced;
+    if (r.knobs.split_cluster) ++in_cluster;
     chosen.push_back(r);
   }
   if (chosen.size() > options.max_candidates) chosen.resize(options.max_candidates);

@@ -430,9 +430,15 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   // but each slice's fp32 atomic adds cost more than the idle SMs (measured on H100: unsplit
   // 117 us, every split-3 kernel 290-340 us). The model prefers unsplit, and unsplit and split
   // kernels of each path are both measured whatever the model says.
+  // (Slices summed inside a cluster, split_cluster, have no workspace or atomics: the model may
+  // rank one first, as a guess the measurement checks.)
   chosen = select_candidates(problem_traits(make_problem(512, 5120, 13824, gemm::Precision::F16, "nt")), device, {});
   ASSERT_FALSE(chosen.empty());
-  EXPECT_EQ(chosen.front().knobs.split_k, 1);
+  for (const RankedKnobs& r : chosen)
+    if (!r.knobs.split_cluster) {
+      EXPECT_EQ(r.knobs.split_k, 1);  // the model's best kernel through global memory is unsplit
+      break;
+    }
   std::set<std::pair<KernelPath, bool>> classes;
   for (const RankedKnobs& r : chosen) classes.insert({r.knobs.path, r.knobs.split_k > 1});
   EXPECT_GE(classes.size(), 2u);  // both paths; split-K here only if the model put it within 2x

@@ -41,6 +41,21 @@ std::int64_t cluster_columns(const GeneratedKnobs& k, const ProblemTraits& probl
   return ceil_div(ceil_div(problem.n, k.tile_n), std::max(1, k.cluster_n));
 }
 
+// Split-K inside a cluster (gemm_sm90.cuh's KT_K_CLUSTER): the slices of a tile are the CTAs of
+// one cluster, one tile each, and the partial tile (f32 rows padded by 8) reuses the ring.
+std::optional<std::string> split_cluster_rejects(const GeneratedKnobs& k, int in_bytes) {
+  if (!k.split_cluster) return std::nullopt;
+  if (k.split_k < 2 || k.split_k > 8) return "split_cluster needs split_k 2-8 (one cluster of at most 8 CTAs per tile)";
+  if (k.persistent) return "split_cluster needs a non-persistent kernel (one tile per CTA)";
+  if (k.split_reduce || k.b_panel > 0 || k.pingpong || k.cluster_n > 1 || k.cluster_m > 1)
+    return "split_cluster does not combine with split_reduce, b_panel, pingpong or multicast clusters";
+  if (k.tile_m % k.split_k != 0) return "split_cluster: tile_m must split evenly over the split_k CTAs";
+  const std::int64_t ring = static_cast<std::int64_t>(k.stages) * (k.tile_m + k.tile_n) * k.tile_k * in_bytes;
+  if (static_cast<std::int64_t>(k.tile_m) * (k.tile_n + 8) * 4 > ring)
+    return "split_cluster: the f32 partial tile does not fit in the ring (more stages)";
+  return std::nullopt;
+}
+
 // Each CTA of a cluster row loads tile_m / cluster_n of A's rows, each of a cluster column
 // tile_n / cluster_m of B's: whole 8-row swizzle periods of a K-contiguous operand, whole MN
 // chunks (128 bytes: 64 f16/bf16 or 32 tf32 elements) of an MN-contiguous one.
@@ -211,6 +226,7 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
     if (in_bytes == 4 && !problem.a_k_contiguous) return "pingpong does not combine with tf32's register A (M-contiguous A)";
   }
   if (auto why = cluster_rejects(k, problem)) return why;
+  if (auto why = split_cluster_rejects(k, in_bytes)) return why;
   if (k.b_panel > 0) {
     if (!k.persistent) return "b_panel needs a persistent kernel (a CTA walks down a column of tiles)";
     if (k.split_k > 1) return "b_panel needs split_k 1 (the panel holds all of K)";
@@ -250,6 +266,7 @@ std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   if (k.cluster_m > 1) define("KT_CLUSTER_M", k.cluster_m);
   if (k.swap_ab) define("KT_SWAP_AB", 1);
   if (k.split_reduce) define("KT_SPLIT_REDUCE", 1);
+  if (k.split_cluster) define("KT_K_CLUSTER", k.split_k);
   if (k.promote > 0) define("KT_PROMOTE", k.promote);
   return out + sm90_wgmma_defines(k, in_type);
 }
@@ -308,7 +325,8 @@ void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm
     return;
   }
   grid[0] = static_cast<unsigned>(cluster_rows(knobs, problem) * cluster_columns(knobs, problem) * cluster_size(knobs));
-  grid[1] = static_cast<unsigned>(std::max(1, knobs.split_k));
+  // Split inside clusters: a tile's slices are the CTAs of its cluster, along x.
+  grid[1] = static_cast<unsigned>(knobs.split_cluster ? 1 : std::max(1, knobs.split_k));
   grid[2] = static_cast<unsigned>(problem.batch);
 }
 

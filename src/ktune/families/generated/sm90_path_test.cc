@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "ktune/device/cuda/nvrtc.h"
+#include "ktune/families/generated/generated_kernel.h"
+#include "ktune/families/generated/generated_space.h"
 
 namespace ktune::generated {
 namespace {
@@ -232,6 +234,46 @@ TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
   batched.batch = 70000;
   EXPECT_TRUE(mentions(why(kRecipe, batched), "65535"));
   EXPECT_EQ(why(knobs(128, 256, 64, 2, 1, 4, true), batched), "");  // persistent: no grid z
+}
+
+// Split-K inside a cluster: the split_k slices of a tile are one cluster's CTAs along x (grid y
+// 1), not persistent, no multicast, tile rows split evenly, the f32 partial tile inside the ring;
+// no workspace or counters in global memory.
+TEST(Sm90Path, SplitClusterSumsASlicesTileInsideOneCluster) {
+  const ProblemTraits p = problem(256, 128, 16384, "nt");
+  GeneratedKnobs k = knobs(64, 32, 64, 1, 1, 16, false, 8);
+  k.split_cluster = true;
+  EXPECT_EQ(why(k, p), "");
+  EXPECT_TRUE(mentions(sm90_defines(k, 1), "#define KT_K_CLUSTER 8"));
+  EXPECT_EQ(sm90_launch_shape(k, 2).cluster, 8);
+  unsigned grid[3];
+  sm90_grid(k, p, 132, grid);
+  EXPECT_EQ(grid[0], 4u * 4u * 8u);  // 16 tiles, 8 slices each
+  EXPECT_EQ(grid[1], 1u);
+  EXPECT_EQ(grid[2], 1u);
+  DeviceTraits device;
+  const Launch launch = plan_launch(k, p, device);
+  EXPECT_FALSE(launch.needs_split_k_buffers);
+  EXPECT_EQ(launch.split_k_workspace_floats, 0);
+  EXPECT_EQ(launch.reduce_grid, 0u);
+  GeneratedKnobs persistent = k;
+  persistent.persistent = true;
+  EXPECT_TRUE(mentions(why(persistent, p), "non-persistent"));
+  GeneratedKnobs sixteen = k;
+  sixteen.split_k = 16;
+  EXPECT_TRUE(mentions(why(sixteen, p), "split_k 2-8"));
+  GeneratedKnobs reduced = k;
+  reduced.split_reduce = true;
+  EXPECT_TRUE(mentions(why(reduced, p), "does not combine"));
+  GeneratedKnobs paired = k;
+  paired.cluster_n = 2;
+  EXPECT_FALSE(why(paired, p).empty());
+  GeneratedKnobs shallow = knobs(128, 128, 64, 2, 1, 2, false, 8);
+  shallow.split_cluster = true;  // 2 x 32 KB of ring against a 128 x 136 x 4 B partial tile
+  EXPECT_TRUE(mentions(why(shallow, p), "does not fit in the ring"));
+  // The configuration round trip keeps the knob.
+  EXPECT_TRUE(knobs_from_config(to_config(k, p)).split_cluster);
+  EXPECT_FALSE(to_config(knobs(64, 32, 64, 1, 1, 16, false, 8), p).count("split_cluster"));
 }
 
 TEST(Sm90Path, ABPanelHoldsAllOfKInAPersistentUnsplitKernel) {
@@ -780,6 +822,17 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   regs_split.split_reduce = true;
   regs_split.swap_ab = true;
   samples.push_back({regs_split, typed(problem(128, 256, 16384, "tt"), 3)});
+  // Split-K summed inside a cluster: one and two consumer warpgroups, the whole epilogue, swapped.
+  GeneratedKnobs in_cluster = knobs(64, 32, 64, 1, 1, 16, false, 8);
+  in_cluster.split_cluster = true;
+  samples.push_back({in_cluster, problem(256, 128, 16384, "nt")});
+  GeneratedKnobs in_cluster_epilogue = knobs(128, 128, 64, 2, 1, 4, false, 2);
+  in_cluster_epilogue.split_cluster = true;
+  samples.push_back({in_cluster_epilogue, epilogue});
+  GeneratedKnobs in_cluster_swapped = knobs(64, 16, 64, 1, 1, 8, false, 4);
+  in_cluster_swapped.split_cluster = true;
+  in_cluster_swapped.swap_ab = true;
+  samples.push_back({in_cluster_swapped, problem(8192, 16, 8192, "nt")});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;

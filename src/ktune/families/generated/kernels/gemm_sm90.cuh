@@ -98,7 +98,15 @@
 #ifndef KT_SPLIT_REDUCE
 #define KT_SPLIT_REDUCE 0
 #endif
-#define KT_CLUSTER (KT_CLUSTER_N * KT_CLUSTER_M)
+// KT_K_CLUSTER: split-K inside a cluster. The KT_K_CLUSTER CTAs of one cluster hold the K slices
+// of one tile (cluster rank = slice), multiply their slices, and sum the partial tiles through
+// distributed shared memory (kt90_k_cluster_finish): no workspace in global memory, no atomics,
+// no second kernel. Non-persistent, one tile per CTA, no multicast (KT_CLUSTER_N/M 1).
+#ifndef KT_K_CLUSTER
+#define KT_K_CLUSTER 1
+#endif
+#define KT_MN_CLUSTER (KT_CLUSTER_N * KT_CLUSTER_M)
+#define KT_CLUSTER (KT_MN_CLUSTER * KT_K_CLUSTER)
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
 #define KT_WG_N (KT_TILE_N / KT_SUBGROUP_N)
 #define KT_M_ATOMS (KT_WG_M / 64)
@@ -253,6 +261,9 @@ static_assert(!KT_PINGPONG || (KT_PERSISTENT && KT_SUBGROUP_M == 1 && KT_SUBGROU
               "KT_PINGPONG needs KT_PERSISTENT and one warpgroup per tile");
 static_assert(!KT_B_PANEL || (KT_PERSISTENT && !KT_PINGPONG && !KT_SPLIT_K),
               "KT_B_PANEL needs KT_PERSISTENT, no pingpong and no split-K");
+static_assert(KT_K_CLUSTER == 1 || (KT_SPLIT_K && !KT_SPLIT_REDUCE && !KT_PERSISTENT && KT_MN_CLUSTER == 1 &&
+                                    KT_TILE_M % KT_K_CLUSTER == 0),
+              "KT_K_CLUSTER: split-K, no separate reduction, not persistent, no multicast, tile rows split evenly");
 
 // ---- PTX wrappers -------------------------------------------------------------------------
 
@@ -315,6 +326,11 @@ __device__ __forceinline__ int kt_cluster_rank() {
 // warps spent about 0.8 us there before their first load (H100, session 21, Nsight Compute).
 __device__ __forceinline__ void kt_cluster_sync_relaxed() {
   asm volatile("barrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;" ::: "memory");
+}
+// The same with release (arrive) and acquire (wait) at cluster scope: every thread's earlier
+// shared-memory writes are visible to every thread of the cluster after it.
+__device__ __forceinline__ void kt_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 // A consumer warp is done with a stage: it arrives on the stage's empty barrier of every CTA
 // whose producer writes into it (this one, and with a cluster the others of its cluster row,
@@ -481,7 +497,7 @@ __device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt
 #endif
 }
 
-#if KT_CLUSTER > 1
+#if KT_MN_CLUSTER > 1
 // A cluster's item names a cluster row and column (p.tiles_m, p.tiles_n count those); this CTA's
 // own tile is its place in the cluster.
 __device__ __forceinline__ void kt_cluster_place(int cta_rank, int& tile_m, int& tile_n) {
@@ -497,6 +513,9 @@ __device__ __forceinline__ void kt_work_item(const KtuneGemmParams& p, long long
   const long long rest = w / tiles;
   split = static_cast<int>(rest % p.split_k);
   batch = static_cast<int>(rest / p.split_k);
+#if KT_K_CLUSTER > 1
+  split = kt_cluster_rank();  // the grid holds one item per cluster: its CTAs are the slices
+#endif
 }
 // KT_B_PANEL's order: tile_m fastest, then tile_n, then batch (split_k is 1), so that a run of
 // consecutive items shares B's column. `tile` is the row-major tile index, as above.
@@ -707,7 +726,7 @@ static __device__ __forceinline__ void kt90_produce(const KtuneGemmParams& p, co
 #else
     kt_work_item(p, w, tile, split, batch);
     kt_tile_coords(p, tile, tile_m, tile_n);
-#if KT_CLUSTER > 1
+#if KT_MN_CLUSTER > 1
     kt_cluster_place(cta_rank, tile_m, tile_n);
 #endif
 #endif
@@ -1269,6 +1288,64 @@ static __device__ __forceinline__ void kt90_store_direct(const KtuneGemmParams& 
 
 // A consumer warpgroup: for each of its work items, the K loop into fp32 accumulators, then
 // split-K's reduction or the tile's store.
+#if KT_K_CLUSTER > 1
+// Split-K inside a cluster (KT_K_CLUSTER): this CTA's partial tile (its K slice) goes into its
+// own ring, which its one tile no longer needs once every consumer warpgroup's wgmmas are done;
+// after a cluster barrier each CTA sums its share of the tile's rows (KT_TILE_M / KT_K_CLUSTER)
+// over the cluster's partials, read through distributed shared memory, and finishes them (the
+// epilogue, D). A second cluster barrier keeps every CTA's partials in place until all have read
+// them. The producer warpgroup meets both barriers (kt90_gemm_body). Against split-K through
+// global memory this saves the workspace round trip and the second kernel or the atomics:
+// longk_256x128x16384 spent 4.8 us in its reduction kernel (Nsight Compute, H100, session 23).
+// Rows of the partial tile are padded by 8 floats: a warp's 8 rows of 32 bytes then fall on
+// different banks.
+#define KT_PART_PITCH (KT_TILE_N + 8)
+static_assert(KT_K_CLUSTER == 1 || KT_TILE_M * KT_PART_PITCH * 4 <= KT_STAGES * KT_STAGE_BYTES,
+              "KT_K_CLUSTER: the partial tile must fit in the ring");
+static __device__ __forceinline__ void kt90_k_cluster_finish(const KtuneGemmParams& p, const Kt90Smem& s,
+                                                             const Kt90Consumer& c, int batch, int tile_m, int tile_n,
+                                                             float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
+  // Every consumer warpgroup of this CTA is past its last wgmma (kt_wgmma_wait<0>): the ring is free.
+  asm volatile("bar.sync 1, %0;" ::"n"(KT_CONSUMERS * 128) : "memory");
+  const int r0 = c.wg_m * KT_WG_M + c.warp * 16 + c.lane / 4, c0 = c.wg_n * KT_WG_N + 2 * (c.lane % 4);
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 4; h += 2) {
+        const kt_u32 at = s.base + ((r0 + mi * 64 + (h >> 1) * 8) * KT_PART_PITCH + c0 + 8 * j) * 4;
+        asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(acc[mi][4 * j + h]), "f"(acc[mi][4 * j + h + 1])
+                     : "memory");
+      }
+  kt_cluster_sync();  // every slice's partials are written
+  constexpr int kRows = KT_TILE_M / KT_K_CLUSTER, kPairs = KT_TILE_N / 2;
+  const int rank = kt_cluster_rank();
+  for (int q = c.index * 128 + c.t; q < kRows * kPairs; q += KT_CONSUMERS * 128) {
+    const int row = rank * kRows + q / kPairs, col = 2 * (q % kPairs);
+    const kt_u32 at = s.base + (row * KT_PART_PITCH + col) * 4;
+    float v[KT_K_CLUSTER][2];
+#pragma unroll
+    for (int r = 0; r < KT_K_CLUSTER; ++r)
+      asm volatile(
+          "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %2, %3;\n"
+          "ld.shared::cluster.v2.f32 {%0, %1}, [remote];\n}"
+          : "=f"(v[r][0]), "=f"(v[r][1])
+          : "r"(at), "r"(r)
+          : "memory");
+    float v0 = 0.0f, v1 = 0.0f;
+#pragma unroll
+    for (int r = 0; r < KT_K_CLUSTER; ++r) {
+      v0 += v[r][0];
+      v1 += v[r][1];
+    }
+    kt_finish_pair(p, batch, static_cast<long long>(tile_m) * KT_TILE_M + row,
+                   static_cast<long long>(tile_n) * KT_TILE_N + col, v0, v1);
+  }
+  kt_cluster_sync();  // every CTA is done reading the others' partials
+}
+#endif
+
 static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, const Kt90Smem& s, const Kt90Work& work,
                                                     int warpgroup, int cta_rank) {
   (void)cta_rank;
@@ -1354,7 +1431,7 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
 #endif
 #if !KT_B_PANEL
     kt_tile_coords(p, tile, tile_m, tile_n);
-#if KT_CLUSTER > 1
+#if KT_MN_CLUSTER > 1
     kt_cluster_place(cta_rank, tile_m, tile_n);
 #endif
 #endif
@@ -1415,6 +1492,11 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     // column 8j + 2*(lane%4) (+1 for odd h) of this warpgroup's piece.
     const long long row0 = static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M + c.warp * 16 + c.lane / 4;
     const long long col0 = static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N + 2 * (c.lane % 4);
+#if KT_K_CLUSTER > 1
+    (void)split;
+    kt90_k_cluster_finish(p, s, c, batch, tile_m, tile_n, acc);
+    continue;
+#endif
 #if KT_SPLIT_K && KT_SPLIT_REDUCE
     if (p.split_k > 1) {
       kt90_split_k_store(p, c, batch, split, row0, col0, acc);
@@ -1493,11 +1575,19 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
       // 1.3-2.2x slower on the H100, session 14; not yet measured).
       if (threadIdx.x < 32) __syncwarp();
 #endif
+#if KT_K_CLUSTER > 1
+      kt_cluster_sync();  // the consumers' two barriers of kt90_k_cluster_finish
+      kt_cluster_sync();
+#endif
       return;
     }
     kt90_produce(p, s, map_a, map_b, work, cta_rank);
 #if KT_CLUSTER > 1
     __syncwarp();
+#endif
+#if KT_K_CLUSTER > 1
+    kt_cluster_sync();
+    kt_cluster_sync();
 #endif
     return;
   }
