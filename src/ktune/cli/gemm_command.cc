@@ -33,6 +33,7 @@ struct GemmArgs {
   int max_candidates = 32;
   int generated_candidates = 20;
   bool generated_pingpong = false;
+  bool generated_split_cluster = false;
   bool generated_clusters = true;
   bool generated_swap_ab = true;
   int refine = 6;
@@ -348,6 +349,7 @@ nlohmann::json dry_run_json(const gemm::GemmSpec& spec, const gemm::GemmSetup& s
       generated::SpaceOptions space;
       space.max_candidates = static_cast<std::size_t>(args.generated_candidates);
       space.pingpong = args.generated_pingpong;
+      space.split_cluster = args.generated_split_cluster;
       space.clusters = args.generated_clusters;
       space.swap_ab = args.generated_swap_ab;
       generated::SpaceSummary summary;
@@ -391,6 +393,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.generated_max_candidates = args.generated_candidates;
   setup.generated_refine = args.refine;
   setup.generated_pingpong = args.generated_pingpong;
+  setup.generated_split_cluster = args.generated_split_cluster;
   setup.generated_clusters = args.generated_clusters;
   setup.generated_swap_ab = args.generated_swap_ab;
 
@@ -468,6 +471,10 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                "Also consider pingpong-scheduled wgmma kernels (two warpgroups take turns on whole tiles, so "
                "one stores while the other multiplies); off by default: on the H100 it was the fastest on 1 of 38 "
                "suite shapes");
+  cmd->add_flag("--generated-split-cluster", args->generated_split_cluster,
+               "Also consider split-K kernels whose 2-8 slices sum inside a thread-block cluster through "
+               "distributed shared memory (no workspace, no second kernel); off by default: on the H100 they "
+               "never beat the global-memory reductions");
   cmd->add_flag("--generated-clusters,!--no-generated-clusters", args->generated_clusters,
                "Consider wgmma kernels in CTA pairs that share A by TMA multicast (default on; on the H100 they "
                "ran up to 1.36x faster where rows start off 32-byte sectors)");

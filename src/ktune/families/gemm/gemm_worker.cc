@@ -576,6 +576,7 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
            {{"max_candidates", setup.generated_max_candidates},
             {"refine", setup.generated_refine},
             {"pingpong", setup.generated_pingpong},
+            {"split_cluster", setup.generated_split_cluster},
             {"clusters", setup.generated_clusters},
             {"swap_ab", setup.generated_swap_ab}}}};
 }
@@ -623,6 +624,7 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
       setup.generated_max_candidates = request.at("generated").value("max_candidates", setup.generated_max_candidates);
       setup.generated_refine = request.at("generated").value("refine", setup.generated_refine);
       setup.generated_pingpong = request.at("generated").value("pingpong", setup.generated_pingpong);
+      setup.generated_split_cluster = request.at("generated").value("split_cluster", setup.generated_split_cluster);
       setup.generated_clusters = request.at("generated").value("clusters", setup.generated_clusters);
       setup.generated_swap_ab = request.at("generated").value("swap_ab", setup.generated_swap_ab);
     }
@@ -761,6 +763,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   generated::SpaceOptions options;
   options.max_candidates = static_cast<std::size_t>(std::max(0, setup.generated_max_candidates));
   options.pingpong = setup.generated_pingpong;
+  options.split_cluster = setup.generated_split_cluster;
   options.clusters = setup.generated_clusters;
   options.swap_ab = setup.generated_swap_ab;
   generated::SpaceSummary summary;

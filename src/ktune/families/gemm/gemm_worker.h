@@ -41,6 +41,8 @@ struct GemmSetup {
   int generated_refine = 0;
   // Pingpong-scheduled wgmma kernels join the generated space (tune gemm --generated-pingpong).
   bool generated_pingpong = false;
+  // Split-K kernels summed inside a cluster join the generated space (--generated-split-cluster).
+  bool generated_split_cluster = false;
   // CTA pairs sharing A by TMA multicast join it (tune gemm --no-generated-clusters: not).
   bool generated_clusters = true;
   // Swapped kernels (D^T = B^T A^T) join it for M <= 64 (tune gemm --no-generated-swap-ab: not).

@@ -442,7 +442,8 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     // The slices of a tile as one cluster, summed in distributed shared memory:
                     // no workspace round trip and no second kernel (longk_256x128x16384 spent
                     // 4.8 us in its reduction kernel against 9.7 in the GEMM; H100, session 23).
-                    if (options.clusters && (split == 2 || split == 4 || split == 8) && !persistent && panel == 0) {
+                    // Opt-in (SpaceOptions::split_cluster): measured, never faster yet.
+                    if (options.split_cluster && (split == 2 || split == 4 || split == 8) && !persistent && panel == 0) {
                       GeneratedKnobs in_cluster = k;
                       in_cluster.split_cluster = true;
                       consider(in_cluster);
@@ -473,7 +474,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                   k.split_k = split;
                   k.swap_ab = true;
                   consider(k);
-                  if (options.clusters && (split == 2 || split == 4 || split == 8) && !persistent) {
+                  if (options.split_cluster && (split == 2 || split == 4 || split == 8) && !persistent) {
                     k.split_cluster = true;
                     consider(k);
                   }
@@ -569,7 +570,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   std::size_t reduced = static_cast<std::size_t>(
       std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return c.knobs.split_reduce; }));
   const std::size_t reduced_cap = std::max<std::size_t>(2, options.max_candidates / 4);
-  // Split-K summed inside a cluster: only the one kernel the class rule above forced in. Its cost
+  // Split-K summed inside a cluster (opt-in): only the one kernel the class rule forced in. Its cost
   // is a guess the model gets wrong: 256x128x16384 as 64x32 in clusters of 8 slices, 16 stages,
   // model 11.4 us, measured 24.0. On three long-K and decode shapes the best such kernel ran
   // 0.3% and 0.8% behind the global-memory reductions and 9% behind on 128x256x32768, never

@@ -45,6 +45,9 @@ struct SpaceOptions {
   bool mma_sync = true;  // include the mma.sync path
   bool wgmma = true;     // include the wgmma path (when the device runs sm_90a)
   bool pingpong = false; // include pingpong-scheduled wgmma kernels (measured: rarely the fastest)
+  // Include split-K kernels whose slices sum inside a thread-block cluster (split_cluster). Off by
+  // default: on the H100 they never beat the global-memory reductions (session 23).
+  bool split_cluster = false;
   // Include wgmma kernels in thread-block clusters that multicast A and B (cluster_n x
   // cluster_m, 2-8 CTAs). On the H100 (session 15) CTA pairs ran 1.10-1.36x faster than the same
   // kernel alone on 3000^3 (rows off 32-byte sectors) and 0.95-1.04x on 4096x16384x256.

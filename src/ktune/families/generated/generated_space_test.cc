@@ -444,6 +444,15 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   EXPECT_GE(classes.size(), 2u);  // both paths; split-K here only if the model put it within 2x
   EXPECT_TRUE(classes.count({KernelPath::Wgmma, false}));
 
+  // Split-K summed inside a cluster is opt-in, and then one kernel of the class at most.
+  const ProblemTraits long_k = problem_traits(make_problem(256, 128, 16384, gemm::Precision::BF16, "nt"));
+  for (const RankedKnobs& r : select_candidates(long_k, device, {})) EXPECT_FALSE(r.knobs.split_cluster);
+  SpaceOptions with_cluster_splits;
+  with_cluster_splits.split_cluster = true;
+  with_cluster_splits.max_candidates = 20;
+  const std::vector<RankedKnobs> offered = select_candidates(long_k, device, with_cluster_splits);
+  EXPECT_EQ(std::count_if(offered.begin(), offered.end(), [](const RankedKnobs& r) { return r.knobs.split_cluster; }), 1);
+
   // Decode, M = 16: the model is unsure between split and unsplit (within 1.4x): both measured.
   chosen = select_candidates(problem_traits(make_problem(16, 4096, 4096)), device, {});
   classes.clear();
