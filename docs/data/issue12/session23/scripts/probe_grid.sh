@@ -6,7 +6,7 @@ export PYTHONPATH=python:bench KTUNE_GEMM_LIB=/tmp/lib/libktune_gemm.so
 for s in ${PROBE_SHAPES}; do
   IFS=: read name m n k layout dtype batch <<< "$s"
   /tmp/ktune17 --json tune gemm --m $m --n $n --k $k --layout $layout --dtype $dtype --batch ${batch:-1} --dry-run > /tmp/$name.json 2>/dev/null
-  python3 .carry/s23/grids.py $name > /tmp/grid_$name.json
+  python3 .carry/s23/grids.py $name $GRID_SET > /tmp/grid_$name.json
   timeout 150 python3 bench/generated/pair_probe.py /tmp/$name.json --shape $name --select file:/tmp/grid_$name.json --out $OUT/k_$name.json > $OUT/k_$name.jsonl 2>$OUT/k_$name.err
   echo "$name rc=$?"; tail -2 $OUT/k_$name.err | cut -c1-300
   python3 - $name $m $n $k $layout $dtype ${batch:-1} >> $OUT/k_$name.jsonl <<'PY'
