@@ -1286,8 +1286,6 @@ static __device__ __forceinline__ void kt90_store_direct(const KtuneGemmParams& 
     }
 }
 
-// A consumer warpgroup: for each of its work items, the K loop into fp32 accumulators, then
-// split-K's reduction or the tile's store.
 #if KT_K_CLUSTER > 1
 // Split-K inside a cluster (KT_K_CLUSTER): this CTA's partial tile (its K slice) goes into its
 // own ring, which its one tile no longer needs once every consumer warpgroup's wgmmas are done;
@@ -1295,8 +1293,9 @@ static __device__ __forceinline__ void kt90_store_direct(const KtuneGemmParams& 
 // over the cluster's partials, read through distributed shared memory, and finishes them (the
 // epilogue, D). A second cluster barrier keeps every CTA's partials in place until all have read
 // them. The producer warpgroup meets both barriers (kt90_gemm_body). Against split-K through
-// global memory this saves the workspace round trip and the second kernel or the atomics:
-// longk_256x128x16384 spent 4.8 us in its reduction kernel (Nsight Compute, H100, session 23).
+// global memory this saves the workspace round trip and the second kernel or the atomics
+// (longk_256x128x16384 spent 4.8 us in its reduction kernel; Nsight Compute, H100), but it did
+// not run faster on the H100 (session 23: 15.0 against 14.3 us there), so it is opt-in.
 // Rows of the partial tile are padded by 8 floats: a warp's 8 rows of 32 bytes then fall on
 // different banks.
 #define KT_PART_PITCH (KT_TILE_N + 8)
@@ -1346,6 +1345,8 @@ static __device__ __forceinline__ void kt90_k_cluster_finish(const KtuneGemmPara
 }
 #endif
 
+// A consumer warpgroup: for each of its work items, the K loop into fp32 accumulators, then
+// split-K's reduction or the tile's store.
 static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, const Kt90Smem& s, const Kt90Work& work,
                                                     int warpgroup, int cta_rank) {
   (void)cta_rank;
