@@ -82,6 +82,16 @@ TEST(TuneGemmCli, FlagsBecomeTheProblem) {
   bool listed = false;
   for (const nlohmann::json& c : pp.at("generated_preview").at("candidates")) listed |= c.at("config").contains("pingpong");
   EXPECT_TRUE(listed) << pp.at("generated_preview").dump(1);
+  // Split-K summed inside a cluster likewise: off by default, one such kernel when asked for.
+  EXPECT_EQ(d.at("request").at("generated").at("split_cluster"), false);
+  const nlohmann::json sc = json_of(ktune(
+      "tune gemm --m 256 --n 128 --k 16384 --dtype bf16 --layout nt --generated-split-cluster --families generated "
+      "--dry-run --json"));
+  EXPECT_EQ(sc.at("request").at("generated").at("split_cluster"), true);
+  int in_cluster = 0;
+  for (const nlohmann::json& c : sc.at("generated_preview").at("candidates"))
+    in_cluster += c.at("config").value("split_cluster", false) ? 1 : 0;
+  EXPECT_EQ(in_cluster, 1) << sc.at("generated_preview").dump(1);
   // Racing: on by default with a 5% margin, adjustable, off with --no-racing.
   EXPECT_EQ(d.at("policy").at("racing"), true);
   EXPECT_DOUBLE_EQ(d.at("policy").at("racing_margin").get<double>(), 0.05);
