@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <functional>
 
 #include "ktune/families/gpu_test_support.h"
 #include "ktune/core/config.h"
@@ -371,83 +372,63 @@ TEST(GeneratedGpu, StrictF32ThroughThreeTf32Products) {
   EXPECT_LT(split_error, 2 * lt_error);
 }
 
-// Split-K slices summed by a second kernel (split_reduce): every layout, ragged M, N and K, an odd
-// N (pairs straddle rows), a batch, the epilogue with C, bias and gelu into f32, swapped A and B,
-// CTA pairs, persistent and not; the worker runs each twice (nothing may depend on state left
-// behind). Against fp64.
-TEST(GeneratedGpu, SplitKSlicesSummedByASecondKernel) {
-  REQUIRE_GPU();
-  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
-  GeneratedKnobs k = wgmma(64, 64, 1, 1, 8, false);
-  k.split_k = 8;
-  k.split_reduce = true;
+// The cases both split-K reduction schemes pass: every layout with ragged M, N and K, an odd N
+// (pairs straddle rows), a batch, the epilogue with C, bias and gelu into f32 on two consumer
+// warpgroups, a swapped decode shape with C and bias, and tf32 in `tf32_slices` slices. `scheme`
+// sets the reduction scheme on a split kernel, `name` labels it; the worker runs each twice
+// (nothing may depend on state left behind). Against fp64.
+void verify_split_k_cases(const std::function<void(GeneratedKnobs&)>& scheme, const std::string& name,
+                          bool persistent_big_tile, int tf32_slices) {
+  auto split = [&](GeneratedKnobs k, int slices) {
+    k.split_k = slices;
+    scheme(k);
+    return k;
+  };
+  const GeneratedKnobs k = split(wgmma(64, 64, 1, 1, 8, false), 8);
   for (const char* layout : {"nn", "nt", "tn", "tt"})
-    verify_knobs(make(250, 130, 8200, gemm::Precision::F16, layout), k, std::string("250x130x8200 split 8 reduced ") + layout);
-  verify_knobs(make(128, 257, 4096, gemm::Precision::BF16, "nt"), k, "128x257x4096 (odd N) split 8 reduced");
+    verify_knobs(make(250, 130, 8200, gemm::Precision::F16, layout), k, "250x130x8200 split 8 " + name + " " + layout);
+  verify_knobs(make(128, 257, 4096, gemm::Precision::BF16, "nt"), k, "128x257x4096 (odd N) split 8 " + name);
   gemm::GemmProblem batched = make(100, 96, 2048, gemm::Precision::BF16, "nn");
   batched.batch = 3;
-  verify_knobs(batched, k, "3 x 100x96x2048 split 8 reduced");
-  GeneratedKnobs big = wgmma(128, 128, 2, 1, 4, true);
-  big.split_k = 2;
-  big.split_reduce = true;
-  verify_knobs(full_epilogue(), big, "777x1000x256 nn, f32 out, C, bias, gelu, split 2 reduced persistent");
-  big.split_k = 3;
-  GeneratedKnobs pair = big;
-  pair.cluster_n = 2;
-  verify_knobs(make(1000, 1104, 2048, gemm::Precision::F16, "nt"), pair, "1000x1104x2048 split 3 reduced, CTA pairs");
+  verify_knobs(batched, k, "3 x 100x96x2048 split 8 " + name);
+  verify_knobs(full_epilogue(), split(wgmma(128, 128, 2, 1, 4, persistent_big_tile), 2),
+               "777x1000x256 nn, f32 out, C, bias, gelu, split 2 " + name);
   GeneratedKnobs swapped = wgmma(64, 16, 1, 1, 8, false);
   swapped.swap_ab = true;
-  swapped.split_k = 4;
-  swapped.split_reduce = true;
   gemm::GemmProblem decode = make(16, 4096, 8192, gemm::Precision::BF16, "nt");
   decode.beta = 0.5;
   decode.bias = true;
-  verify_knobs(decode, swapped, "16x4096x8192 swapped, split 4 reduced, C and bias");
+  verify_knobs(decode, split(swapped, 4), "16x4096x8192 swapped, split 4 " + name + ", C and bias");
   GeneratedKnobs tf32 = wgmma(64, 64, 1, 1, 8, false);
   tf32.tile_k = 32;
-  tf32.split_k = 6;
-  tf32.split_reduce = true;
-  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), tf32, "tf32 256x128x8192 nn, split 6 reduced");
+  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), split(tf32, tf32_slices),
+               "tf32 256x128x8192 nn, split " + std::to_string(tf32_slices) + " " + name);
 }
 
-// Split-K summed inside a cluster (split_cluster): every layout, ragged M, N and K, slices of 2,
-// 4 and 8, one and two consumer warpgroups, a batch, the whole epilogue into f32, a swapped
-// decode shape with C and bias, and tf32. Against fp64.
+// Split-K slices summed by a second kernel (split_reduce): the shared cases (the big tile
+// persistent, tf32 in 6 slices), and CTA pairs.
+TEST(GeneratedGpu, SplitKSlicesSummedByASecondKernel) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  verify_split_k_cases([](GeneratedKnobs& k) { k.split_reduce = true; }, "reduced", true, 6);
+  GeneratedKnobs pair = wgmma(128, 128, 2, 1, 4, true);
+  pair.split_k = 3;
+  pair.split_reduce = true;
+  pair.cluster_n = 2;
+  verify_knobs(make(1000, 1104, 2048, gemm::Precision::F16, "nt"), pair, "1000x1104x2048 split 3 reduced, CTA pairs");
+}
+
+// Split-K summed inside a cluster (split_cluster): the shared cases (not persistent, tf32 in 4
+// slices: a cluster's slices split the tile's 64 rows evenly), and 64x32 tiles in clusters of 8
+// with a 16-stage ring.
 TEST(GeneratedGpu, SplitKSummedInsideAClusterOfSlices) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
-  GeneratedKnobs k = wgmma(64, 64, 1, 1, 8, false);
-  k.split_k = 8;
-  k.split_cluster = true;
-  for (const char* layout : {"nn", "nt", "tn", "tt"})
-    verify_knobs(make(250, 130, 8200, gemm::Precision::F16, layout), k, std::string("250x130x8200 split 8 in a cluster ") + layout);
+  verify_split_k_cases([](GeneratedKnobs& k) { k.split_cluster = true; }, "in a cluster", false, 4);
   GeneratedKnobs narrow = wgmma(64, 32, 1, 1, 16, false);
   narrow.split_k = 8;
   narrow.split_cluster = true;
   verify_knobs(make(256, 128, 16384, gemm::Precision::BF16, "nt"), narrow, "256x128x16384 64x32 split 8 in a cluster");
-  verify_knobs(make(128, 257, 4096, gemm::Precision::BF16, "nt"), k, "128x257x4096 (odd N) split 8 in a cluster");
-  gemm::GemmProblem batched = make(100, 96, 2048, gemm::Precision::BF16, "nn");
-  batched.batch = 3;
-  GeneratedKnobs four = k;
-  four.split_k = 4;
-  verify_knobs(batched, four, "3 x 100x96x2048 split 4 in a cluster");
-  GeneratedKnobs big = wgmma(128, 128, 2, 1, 4, false);
-  big.split_k = 2;
-  big.split_cluster = true;
-  verify_knobs(full_epilogue(), big, "777x1000x256 nn, f32 out, C, bias, gelu, split 2 in a cluster");
-  GeneratedKnobs swapped = wgmma(64, 16, 1, 1, 8, false);
-  swapped.swap_ab = true;
-  swapped.split_k = 4;
-  swapped.split_cluster = true;
-  gemm::GemmProblem decode = make(16, 4096, 8192, gemm::Precision::BF16, "nt");
-  decode.beta = 0.5;
-  decode.bias = true;
-  verify_knobs(decode, swapped, "16x4096x8192 swapped, split 4 in a cluster, C and bias");
-  GeneratedKnobs tf32 = wgmma(64, 64, 1, 1, 8, false);
-  tf32.tile_k = 32;
-  tf32.split_k = 4;
-  tf32.split_cluster = true;
-  verify_knobs(make(256, 128, 8192, gemm::Precision::TF32, "nn"), tf32, "tf32 256x128x8192 nn, split 4 in a cluster");
 }
 
 // 2-D clusters (cluster_n along N share A, cluster_m along M share B): every layout, ragged M and
