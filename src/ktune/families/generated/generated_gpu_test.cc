@@ -664,6 +664,34 @@ TEST(GeneratedGpu, MisalignedRowsAreRepackedForTma) {
   verify_knobs(make(130, 70, 1002, gemm::Precision::TF32, "nt"), tf32, "tf32 130x70x1002 nt");
 }
 
+// Tiles neither TMA nor bulk copies can store (kt90_store_staged_rows): D's rows off 16 bytes
+// (N odd: every other row starts 2 bytes off 4) or batch entries off 16 bytes, staged in shared
+// memory and written row by row, edge tiles included; with C, a bias and an activation read
+// only inside M x N, and pingpong's buffer per warpgroup. Beside them, the same epilogue with
+// 16-byte rows (edge tiles stored directly, interior ones by TMA).
+TEST(GeneratedGpu, TilesTmaCannotStoreLeaveRowByRow) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  const GeneratedKnobs k = wgmma(128, 128, 2, 1, 3, true);
+  verify_knobs(make(1108, 10391, 192, gemm::Precision::BF16, "tt"), k, "1108x10391x192 tt (rows off 4 bytes)");
+  for (std::int64_t n : {1001, 1000}) {
+    gemm::GemmProblem epilogue = make(333, n, 264, gemm::Precision::F16, "nt");
+    epilogue.bias = true;
+    epilogue.beta = 0.5;
+    epilogue.alpha = 0.75;
+    epilogue.activation = gemm::Activation::Relu;
+    verify_knobs(epilogue, k, "333x" + std::to_string(n) + "x264 nt, C, bias, relu (edge tiles)");
+  }
+  gemm::GemmProblem batched = make(130, 77, 96, gemm::Precision::BF16, "nn");
+  batched.batch = 3;
+  verify_knobs(batched, k, "3 x 130x77x96 nn (batch entries off 16 bytes)");
+  GeneratedKnobs wide = wgmma(128, 256, 2, 1, 3, true);
+  verify_knobs(make(700, 2999, 128, gemm::Precision::F16, "tn"), wide, "700x2999x128 tn, 128x256");
+  GeneratedKnobs pingpong = wgmma(64, 256, 1, 1, 3, true);
+  pingpong.pingpong = true;
+  verify_knobs(make(1000, 1003, 136, gemm::Precision::F16, "nn"), pingpong, "1000x1003x136 nn, pingpong");
+}
+
 TEST(GeneratedGpu, OddSizes) {
   REQUIRE_GPU();
   for (std::int64_t s : {1, 7, 511, 1000, 4097}) {

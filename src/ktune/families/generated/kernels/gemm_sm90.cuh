@@ -543,7 +543,9 @@ __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, l
 #if KT_STAGED_STORES || KT_CHUNK_STORE
 // The stmatrix.x4 operands of 8-column blocks j and j + 1 of atom mi: rows lane/4 and lane/4 + 8,
 // finished (Plain: alpha 1, nothing else: the accumulators as they are) and packed to 16 bits.
-template <bool Plain>
+// Guarded (an edge tile): elements outside M x N stay unfinished, since C and the bias must not
+// be read there; nobody stores them.
+template <bool Plain, bool Guarded = false>
 __device__ __forceinline__ void kt90_pack_blocks(const KtuneGemmParams& p, int batch, long long row0, long long col0,
                                                  float (&acc)[KT_M_ATOMS][KT_WG_N / 2], int mi, int j,
                                                  kt_u32 (&packed)[4]) {
@@ -553,8 +555,9 @@ __device__ __forceinline__ void kt90_pack_blocks(const KtuneGemmParams& p, int b
     float v0 = acc[mi][4 * jb + h], v1 = acc[mi][4 * jb + h + 1];
     if (!Plain) {
       const long long i = row0 + mi * 64 + (h >> 1) * 8, jj = col0 + 8 * jb;
-      v0 = kt_epilogue_value(p, batch, i, jj, v0);
-      v1 = kt_epilogue_value(p, batch, i, jj + 1, v1);
+      const bool inside = !Guarded || i < p.m;
+      if (inside && (!Guarded || jj < p.n)) v0 = kt_epilogue_value(p, batch, i, jj, v0);
+      if (inside && (!Guarded || jj + 1 < p.n)) v1 = kt_epilogue_value(p, batch, i, jj + 1, v1);
     }
 #if KT_OUT_TYPE == 1
     packed[q] = kt_pack_bf16x2(v0, v1);
@@ -570,7 +573,7 @@ __device__ __forceinline__ void kt90_pack_blocks(const KtuneGemmParams& p, int b
 // The finished 16-bit tile of one consumer warp into the staging rows at `piece` (this lane's
 // stmatrix row address), two 8-column blocks per stmatrix.x4: a quarter of the shared-memory
 // stores of one st.shared per pair. Plain (alpha 1, nothing else): the accumulators as they are.
-template <bool Plain>
+template <bool Plain, bool Guarded = false>
 __device__ __forceinline__ void kt90_stage_tile(const KtuneGemmParams& p, int batch, long long row0, long long col0,
                                                 float (&acc)[KT_M_ATOMS][KT_WG_N / 2], kt_u32 piece) {
 #pragma unroll
@@ -578,7 +581,7 @@ __device__ __forceinline__ void kt90_stage_tile(const KtuneGemmParams& p, int ba
 #pragma unroll
     for (int j = 0; j < KT_WG_N / 8; j += 2) {
       kt_u32 packed[4];
-      kt90_pack_blocks<Plain>(p, batch, row0, col0, acc, mi, j, packed);
+      kt90_pack_blocks<Plain, Guarded>(p, batch, row0, col0, acc, mi, j, packed);
       const kt_u32 at = piece + mi * 64 * KT_STAGING_ROW_BYTES + 8 * j * 2;
       asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(packed[0]),
                    "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
@@ -1129,6 +1132,88 @@ static __device__ __forceinline__ void kt90_split_k_finish(const KtuneGemmParams
 #endif
 
 #if KT_STAGED_STORES
+// This warpgroup's named barrier, past split-K's: 2, and 3 for the second warpgroup (pingpong:
+// 3 and 4).
+static __device__ __forceinline__ int kt90_staging_barrier(const Kt90Consumer& c) {
+  return (KT_PINGPONG ? 3 : 2) + c.index;
+}
+// The staging buffer this warpgroup's next tile goes through, once free: the bulk stores that
+// last read it are done reading, and (the barrier) every thread of the warpgroup is done with
+// its previous tile, whichever way that tile left.
+static __device__ __forceinline__ kt_u32 kt90_staging_buffer(const Kt90Smem& s, const Kt90Consumer& c,
+                                                             bool bulk_pending, int& staging_slot) {
+#if KT_PINGPONG
+  // This warpgroup's own buffer: its previous tile's stores must be done reading it (the
+  // other warpgroup meanwhile multiplies, which is the point of the schedule).
+  (void)staging_slot;
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  asm volatile("bar.sync %0, 128;" ::"r"(kt90_staging_barrier(c)) : "memory");
+  return s.staging + c.index * KT_STAGING_BYTES;
+#else
+  // The stores that last read this buffer (KT_STAGING tiles ago) are done reading it; the
+  // other buffer's may still drain.
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
+  asm volatile("bar.sync %0, 128;" ::"r"(kt90_staging_barrier(c)) : "memory");
+  const kt_u32 buffer = s.staging + staging_slot * KT_STAGING_BYTES;
+  staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
+  return buffer;
+#endif
+}
+
+// A tile of a D whose rows or batch entries are off 16 bytes (N odd, say), which neither TMA nor
+// bulk copies can write. Straight from the accumulators, every store of a warp touches 8 rows,
+// and with rows off 4 bytes each pair becomes two 2-byte stores: ~8 partial sectors per
+// instruction (1108x10391x192 bf16 tt, H100: 65-71 us for every wgmma kernel, 48 us mma.sync,
+// Triton 33 us). Staged in shared memory (padded rows, stmatrix), the tile leaves row by row
+// instead: a warp per row, lanes on consecutive 4-byte pairs (the row's first element alone
+// when the row starts 2 bytes off 4), 128 contiguous bytes per store. Edge tiles sticking out of
+// D are bounds-checked here (C and the bias are read only inside). Edge tiles of a D with
+// 16-byte rows keep the direct stores: staged this way, odd_1000x1000x1000 (one wave of 128x64
+// tiles in pairs, a quarter of them on an edge) went from 12.0 to 13.9 us.
+static __device__ __forceinline__ void kt90_store_staged_rows(const KtuneGemmParams& p, const Kt90Smem& s,
+                                                              const Kt90Consumer& c, int batch, int tile_m, int tile_n,
+                                                              long long row0, long long col0,
+                                                              float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool bulk_pending,
+                                                              int& staging_slot) {
+  // No bulk group of its own: the staged path's count of groups in flight per buffer would be
+  // off by this tile, so every earlier store first finishes reading its buffer (rare: an edge
+  // tile among interior ones; with rows off 16 bytes no tile issues bulk stores at all).
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  const kt_u32 buffer = kt90_staging_buffer(s, c, false, staging_slot);
+  const int quad = c.lane / 8;
+  const kt_u32 piece = buffer + (c.wg_m * KT_WG_M + c.warp * 16 + (quad & 1) * 8 + c.lane % 8) * KT_STAGING_ROW_BYTES +
+                       (c.wg_n * KT_WG_N + 8 * (quad >> 1)) * 2;
+  if (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
+    kt90_stage_tile<true>(p, batch, row0, col0, acc, piece);
+  else
+    kt90_stage_tile<false, true>(p, batch, row0, col0, acc, piece);
+  asm volatile("bar.sync %0, 128;" ::"r"(kt90_staging_barrier(c)) : "memory");
+  const long long grow0 = static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M;
+  const long long gcol0 = static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N;
+  const int rows = static_cast<int>(min(static_cast<long long>(KT_WG_M), p.m - grow0));
+  const int cols = static_cast<int>(min(static_cast<long long>(KT_WG_N), p.n - gcol0));
+  for (int r = c.warp; r < rows; r += 4) {
+    const kt_u32 src = buffer + (c.wg_m * KT_WG_M + r) * KT_STAGING_ROW_BYTES + c.wg_n * KT_WG_N * 2;
+    kt_u16* dst = static_cast<kt_u16*>(p.d) + batch * p.batch_stride_d + (grow0 + r) * p.ldd + gcol0;
+    const int head = static_cast<int>((reinterpret_cast<kt_u64>(dst) >> 1) & 1);
+    for (int q = head + 2 * c.lane; q + 1 < cols; q += 64) {
+      kt_u32 lo, hi;
+      asm volatile("ld.shared.u16 %0, [%2];\n\tld.shared.u16 %1, [%3];"
+                   : "=r"(lo), "=r"(hi)
+                   : "r"(src + 2 * q), "r"(src + 2 * q + 2));
+      *reinterpret_cast<kt_u32*>(dst + q) = lo | (hi << 16);
+    }
+    // The elements no pair covers: the first (row 2 bytes off 4) and the last (odd count left).
+    const int last = ((cols - head) & 1) ? cols - 1 : -1;
+    const int alone = c.lane == 0 ? (head && cols > 0 ? 0 : -1) : c.lane == 1 ? last : -1;
+    if (alone >= 0) {
+      kt_u32 v;
+      asm volatile("ld.shared.u16 %0, [%1];" : "=r"(v) : "r"(src + 2 * alone));
+      dst[alone] = static_cast<kt_u16>(v);
+    }
+  }
+}
+
 // A whole tile inside D with 16-byte rows, through a staging buffer: TMA tensor stores of its
 // column chunks (KT_TMA_STORE) or one bulk copy per row. `bulk_pending`: this thread has bulk
 // stores in flight; `staging_slot`: the buffer the next tile uses (not pingpong).
@@ -1137,23 +1222,8 @@ static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& 
                                                          long long row0, long long col0,
                                                          float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending,
                                                          int& staging_slot) {
-  // This warpgroup only, past split-K's barriers: 1, and 2 for pingpong's second warpgroup.
-  const int named_barrier = (KT_PINGPONG ? 3 : 2) + c.index;
-#if KT_PINGPONG
-  // This warpgroup's own buffer: its previous tile's stores must be done reading it (the
-  // other warpgroup meanwhile multiplies, which is the point of the schedule).
-  (void)staging_slot;
-  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-  const kt_u32 buffer = s.staging + c.index * KT_STAGING_BYTES;
-#else
-  // The stores that last read this buffer (KT_STAGING tiles ago) are done reading it; the
-  // other buffer's may still drain.
-  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
-  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-  const kt_u32 buffer = s.staging + staging_slot * KT_STAGING_BYTES;
-  staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
-#endif
+  const int named_barrier = kt90_staging_barrier(c);
+  const kt_u32 buffer = kt90_staging_buffer(s, c, bulk_pending, staging_slot);
   const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
 #if KT_TMA_STORE
   // This warpgroup's column chunks: global chunk wg_n * (KT_WG_N / KT_STORE_CHUNK) + i of the
@@ -1526,8 +1596,14 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     }
 #endif
 #if KT_STAGED_STORES
-    if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
+    const bool rows_16b =
+        (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0;
+    if (interior && rows_16b) {
       kt90_store_staged(p, s, c, batch, tile_m, tile_n, row0, col0, acc, bulk_pending, staging_slot);
+      continue;
+    }
+    if (!rows_16b) {
+      kt90_store_staged_rows(p, s, c, batch, tile_m, tile_n, row0, col0, acc, bulk_pending, staging_slot);
       continue;
     }
 #endif
