@@ -22,7 +22,7 @@ Per shape, on the lent GPU, in one process:
 Ratios: generated / pick against cuBLASLt's default from ktune's report (one tool, one method),
 and against torch and Triton from do_bench (one method).
 
-usage: gemm_suite40.py --ktune PATH [--out FILE] [--part I/N] [--shapes NAME...]
+usage: gemm_suite40.py --ktune PATH [--out FILE] [--part I/N] [--shapes NAME...] [--random N --seed S]
        (PYTHONPATH=python and KTUNE_GEMM_LIB for libktune_gemm.so)
 """
 import argparse
@@ -98,6 +98,60 @@ SUITE = [
     ("public_decode_m16", 16, 4096, 4096, 1, "nn", "bf16"),
 ]
 HOLDOUT = {s[0] for i, s in enumerate(SUITE) if i % 3 == 2}
+
+# Hidden dimensions of common 1B-70B models (Llama, Mistral, Qwen, Gemma, Falcon, Phi): the
+# N and K of random projection shapes.
+MODEL_DIMS = (1536, 2048, 2560, 3072, 3584, 4096, 5120, 6144, 8192, 8960, 11008, 13824, 14336, 18944, 28672)
+
+
+def _odd(rng, lo, hi):
+    """A size in [lo, hi) that is not a multiple of 8 (ragged tails on every side)."""
+    while True:
+        x = rng.randrange(lo, hi)
+        if x % 8:
+            return x
+
+
+def _log_uniform(rng, lo, hi):
+    return int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
+
+
+def random_shapes(count, seed):
+    """`count` shapes drawn with a fixed seed from the suite's categories but not from its list:
+    shapes no session of this project tuned for, for checking that the family generalises.
+    Sizes keep every problem under ~0.6 TFLOP and ~2 GB of operands. fp8 stays "nt" with sizes
+    that are multiples of 16 (torch._scaled_mm's rule for the peer)."""
+    import random
+    rng = random.Random(seed)
+    kinds = ("decode", "prefill", "shortk", "longk", "odd", "batched", "tallwide", "fp8", "tf32", "f32")
+    out = []
+    for i in range(count):
+        kind = kinds[rng.randrange(len(kinds))] if i >= len(kinds) else kinds[i]
+        dtype, layout, batch = rng.choice(("bf16", "f16")), rng.choice(("nn", "nt", "tn", "tt")), 1
+        if kind in ("decode", "prefill", "fp8"):
+            m = _log_uniform(rng, 1, 128) if kind == "decode" else _log_uniform(rng, 256, 8192)
+            n, k, layout = rng.choice(MODEL_DIMS), rng.choice(MODEL_DIMS), "nt"
+            while m * n * k > 3e11:
+                k //= 2
+            if kind == "fp8":
+                dtype, m = "fp8", max(16, m // 16 * 16)
+        elif kind == "shortk":
+            m, n, k = _log_uniform(rng, 1024, 16384), _log_uniform(rng, 1024, 16384), rng.choice((32, 48, 64, 80, 128, 160, 192, 256))
+        elif kind == "longk":
+            m, n, k = _log_uniform(rng, 16, 512), _log_uniform(rng, 16, 512), _log_uniform(rng, 8192, 65536)
+        elif kind == "odd":
+            m, n, k = _odd(rng, 100, 5000), _odd(rng, 100, 5000), _odd(rng, 100, 5000)
+        elif kind == "batched":
+            batch, m, n, k = rng.choice((2, 4, 12, 16, 40, 64)), _log_uniform(rng, 64, 2048), _log_uniform(rng, 64, 2048), _log_uniform(rng, 64, 1024)
+        elif kind == "tallwide":
+            m, n, k = _log_uniform(rng, 16384, 65536), _log_uniform(rng, 16, 256), _log_uniform(rng, 256, 4096)
+            if rng.random() < 0.5:
+                m, n = n, m
+        else:  # tf32, f32
+            dtype, m, n, k = kind, _log_uniform(rng, 256, 4096), _log_uniform(rng, 256, 4096), _log_uniform(rng, 256, 4096)
+        name = f"rand{seed}_{i:02d}_{kind}_{m}x{n}x{k}" + (f"_b{batch}" if batch > 1 else "")
+        out.append((name, m, n, k, batch, layout, dtype))
+    return out
 
 TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32, "tf32": torch.float32,
                "fp8": torch.float8_e4m3fn}
@@ -275,7 +329,7 @@ def run_in_process(executor, problem, config, a, b, out_dtype):
 def measure(shape, args, executor):
     name, m, n, k, batch, layout, dtype = shape
     row = {"name": name, "m": m, "n": n, "k": k, "batch": batch, "layout": layout, "dtype": dtype,
-           "holdout": name in HOLDOUT, "flops": 2.0 * m * n * k * batch}
+           "holdout": name in HOLDOUT or name.startswith("rand"), "flops": 2.0 * m * n * k * batch}
     row["ktune"] = tune(args.ktune, *shape, extra=args.ktune_arg)
     a, b = operands(m, n, k, batch, layout, dtype, seed=len(name))
     ref = torch.matmul(a.double(), b.double())
@@ -360,6 +414,9 @@ def main():
     ap.add_argument("--out", default="gemm_suite40.json")
     ap.add_argument("--part", default="1/1", help="I/N: the I-th of N interleaved parts of the suite")
     ap.add_argument("--shapes", nargs="*")
+    ap.add_argument("--random", type=int, default=0,
+                    help="instead of the suite, this many shapes drawn with --seed (random_shapes): unseen shapes")
+    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--triton-cold", action="store_true",
                     help="time Triton's autotune cold on every shape (fresh cache directory, no compiled "
                          "kernels in the process), then warm; default: one cache in suite order")
@@ -367,7 +424,8 @@ def main():
                     help="an extra argument for every `ktune tune gemm` (repeat it), e.g. --ktune-arg=--generated-pingpong")
     args = ap.parse_args()
     i, n = map(int, args.part.split("/"))
-    shapes = [s for j, s in enumerate(SUITE) if j % n == i - 1 and (not args.shapes or s[0] in args.shapes)]
+    pool = random_shapes(args.random, args.seed) if args.random else SUITE
+    shapes = [s for j, s in enumerate(pool) if j % n == i - 1 and (not args.shapes or s[0] in args.shapes)]
     executor = _gemm_lib.Executor(_gemm_lib.load(args.ktune), torch.cuda.current_device())
     res = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "part": args.part,
