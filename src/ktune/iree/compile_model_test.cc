@@ -174,6 +174,58 @@ TEST_F(CompileModel, DispatchKindBuildsWhatTheWorkerRuns) {
   EXPECT_NE(bad.log.find("not a candidate of mlp_dispatch_1"), std::string::npos) << bad.log;
 }
 
+// Attention scores as a linalg.batch_matmul: candidates exist and IREE takes them (the batch
+// tile kept), for CUDA and HIP.
+TEST_F(CompileModel, BatchMatmulCandidatesCompileWithTheirOwnConfiguration) {
+  for (const char* name : {"cuda:sm_80", "hip:gfx942"}) {
+    SCOPED_TRACE(name);
+    const Target target = parse_target(name);
+    const CompiledModel c = compile_model(tools_, kSource / "examples/iree/attention_scores_bmm_f16.mlir", target, out_ / name);
+    ASSERT_EQ(c.dispatches.size(), 1u);
+    CandidateOptions options;
+    options.max_candidates = 3;
+    CandidateSpaceSummary summary;
+    const std::vector<MatmulCandidate> candidates = matmul_candidates(c.dispatches[0].config, options, &summary);
+    ASSERT_EQ(candidates.size(), 3u) << summary.unsupported;
+    for (std::size_t i = 0; i < 2; ++i) {
+      SCOPED_TRACE(candidates[i].knobs.key());
+      const CandidateBuild b = build_candidate(tools_, c.dispatches[0], target, candidates[i], out_ / name / std::to_string(i));
+      ASSERT_TRUE(b.ok) << b.error;
+      ASSERT_TRUE(b.compiled_workgroup_size);
+      EXPECT_EQ(*b.compiled_workgroup_size, candidates[i].workgroup_size);
+    }
+  }
+}
+
+// On llvm-cpu, IREE's dumped benchmark of a 3x3 f32 conv compiled alone fails ("large vector
+// sizes"): the default's benchmark is built with the model's own configuration substituted.
+TEST_F(CompileModel, TheDefaultsBenchmarkUsesTheModelsConfiguration) {
+  const ModelSession session =
+      open_model_session(tools_, kSource / "examples/iree/conv_3x3_f32.mlir", parse_target("cpu:host"), out_ / "conv", {});
+  ASSERT_EQ(session.model.dispatches.size(), 1u);
+  DispatchKindOptions ko;
+  ko.default_only_when_untunable = true;
+  DispatchKind kind(session, 0, ko);
+  EXPECT_FALSE(kind.tunable());
+  EXPECT_NE(kind.space_summary().unsupported.find("not a matmul-like contraction"), std::string::npos) << kind.space_summary().unsupported;
+  const device::CompileResult def = kind.compile(kind.space().at(0), "");
+  EXPECT_TRUE(def.ok) << def.log;
+}
+
+// A bf16 model's outputs (iree-run-module writes bf16 only raw) are read and verified.
+TEST_F(CompileModel, Bf16OutputsAreVerified) {
+  const ModelSession session =
+      open_model_session(tools_, kSource / "examples/iree/mlp_gelu_bf16.mlir", parse_target("cpu:host"), out_ / "bf16", {});
+  IreeEvaluationRequest r = session.request_base(0);
+  r.work_dir = (out_ / "bf16" / "eval").string();
+  r.model_vmfb = r.reference_vmfb = session.model.vmfb.string();
+  IreeEvaluator evaluator;
+  const tuner::EvaluationReply reply = evaluator.evaluate(r);
+  EXPECT_EQ(reply.status, tuner::EvaluationStatus::Ok) << reply.error;
+  EXPECT_TRUE(reply.verified);
+  EXPECT_TRUE(reply.verification.contains("output0")) << reply.verification.dump();
+}
+
 // ktune's generated kernel as the executable of the MLP's first dispatch (matmul + bias + relu):
 // compiled by NVRTC to PTX for sm_80, substituted into the dispatch's benchmark and the model,
 // and IREE's build holds it (the PTX IREE dumps declares the kernel's workgroup size).

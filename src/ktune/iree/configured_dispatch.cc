@@ -79,6 +79,69 @@ TranslationInfo parse_translation(const std::string& attribute) {
   return t;
 }
 
+// "(d0, d1, d2) -> (d0, d2)" maps as loop indices; empty when any result is not a plain loop.
+std::vector<std::vector<int>> parse_loop_maps(const std::string& text) {
+  static const std::regex map_re(R"(affine_map<\(([^)]*)\)\s*->\s*\(([^)]*)\)>)");
+  static const std::regex dim_re(R"(^\s*d(\d+)\s*$)");
+  std::vector<std::vector<int>> maps;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), map_re); it != std::sregex_iterator(); ++it) {
+    std::vector<int> results;
+    for (const std::string& item : split_top_level((*it)[2].str())) {
+      std::smatch d;
+      if (!std::regex_match(item, d, dim_re)) return {};
+      results.push_back(std::stoi(d[1].str()));
+    }
+    maps.push_back(results);
+  }
+  return maps;
+}
+
+// The shapes of the types after the top-level " : " of "ins(%a, %b : tensor<4x8xf16>, ...)".
+std::optional<std::vector<std::vector<std::int64_t>>> operand_shapes(const std::string& line, const std::string& keyword) {
+  const auto open = line.find(" " + keyword + "(");
+  if (open == std::string::npos) return std::nullopt;
+  const std::size_t start = open + keyword.size() + 2;
+  int depth = 1;
+  std::size_t end = start;
+  for (; end < line.size() && depth > 0; ++end) depth += bracket_step(line, end);
+  if (depth != 0) return std::nullopt;
+  const std::string inside = line.substr(start, end - 1 - start);
+  const auto colon = inside.find(" : ");
+  if (colon == std::string::npos) return std::nullopt;
+  static const std::regex shaped(R"(^\s*(?:tensor|memref)<((?:[0-9?]+x)*)[a-z][a-z0-9]*)");
+  std::vector<std::vector<std::int64_t>> shapes;
+  for (const std::string& type : split_top_level(inside.substr(colon + 3))) {
+    std::smatch m;
+    if (!std::regex_search(type, m, shaped)) return std::nullopt;  // a scalar operand: not a contraction's
+    std::vector<std::int64_t> dims;
+    for (const std::string& d : split_top_level(m[1].str(), 'x'))
+      if (!d.empty()) dims.push_back(d == "?" ? -1 : std::stoll(d));
+    shapes.push_back(dims);
+  }
+  return shapes;
+}
+
+// Named contractions print no indexing maps unless they differ from the op's own.
+std::vector<std::vector<int>> default_maps(const std::string& op) {
+  if (op == "linalg.matmul") return {{0, 2}, {2, 1}, {0, 1}};
+  if (op == "linalg.matmul_transpose_b") return {{0, 2}, {1, 2}, {0, 1}};
+  if (op == "linalg.batch_matmul") return {{0, 1, 3}, {0, 3, 2}, {0, 1, 2}};
+  if (op == "linalg.batch_matmul_transpose_b") return {{0, 1, 3}, {0, 2, 3}, {0, 1, 2}};
+  return {};
+}
+
+// The root op's maps and operand shapes, from its line.
+void parse_operands(const std::string& line, LoweringConfig& c) {
+  const auto ins_at = line.find(" ins(");
+  c.indexing_maps = parse_loop_maps(line.substr(0, ins_at));
+  if (c.indexing_maps.empty() && line.find("affine_map<") == std::string::npos) c.indexing_maps = default_maps(c.op);
+  const auto ins = operand_shapes(line, "ins"), outs = operand_shapes(line, "outs");
+  if (!ins || !outs) return;
+  c.operand_shapes = *ins;
+  c.input_count = ins->size();
+  c.operand_shapes.insert(c.operand_shapes.end(), outs->begin(), outs->end());
+}
+
 LoweringConfig parse_lowering(const std::string& text, std::size_t at, const std::string& attribute) {
   LoweringConfig c;
   c.text = attribute;
@@ -99,6 +162,7 @@ LoweringConfig parse_lowering(const std::string& text, std::size_t at, const std
       c.iterator_types.push_back(item);
     }
   }
+  parse_operands(line, c);
   return c;
 }
 
@@ -223,8 +287,63 @@ std::optional<std::string> LoweringConfig::mma_kind() const {
   return search(e->value, name).value_or(e->value);
 }
 
+std::int64_t ContractionLoops::batch_count() const {
+  std::int64_t count = 1;
+  for (int b : batch) count *= sizes[static_cast<std::size_t>(b)];
+  return count;
+}
+
+bool ContractionLoops::is_static() const {
+  return std::none_of(sizes.begin(), sizes.end(), [](std::int64_t s) { return s < 0; });
+}
+
+std::optional<ContractionLoops> ConfiguredDispatch::contraction() const {
+  if (lowering_configs.empty()) return std::nullopt;
+  const LoweringConfig& root = lowering_configs.front();
+  const auto& maps = root.indexing_maps;
+  if (maps.size() != 3 || root.input_count != 2 || root.operand_shapes.size() != 3) return std::nullopt;
+  int loops = 0;
+  for (const auto& map : maps)
+    for (int d : map) loops = std::max(loops, d + 1);
+  ContractionLoops c;
+  c.sizes.assign(static_cast<std::size_t>(loops), 0);
+  std::vector<int> in(static_cast<std::size_t>(loops), 0);  // bit 0: LHS, 1: RHS, 2: output
+  for (std::size_t o = 0; o < 3; ++o) {
+    if (maps[o].size() != root.operand_shapes[o].size()) return std::nullopt;
+    for (std::size_t r = 0; r < maps[o].size(); ++r) {
+      const auto d = static_cast<std::size_t>(maps[o][r]);
+      if (in[d] & (1 << o)) return std::nullopt;  // a loop twice in one operand: a diagonal
+      in[d] |= 1 << o;
+      c.sizes[d] = root.operand_shapes[o][r];
+    }
+  }
+  std::vector<int> m, n, k;
+  for (int d = 0; d < loops; ++d) {
+    switch (in[static_cast<std::size_t>(d)]) {
+      case 0b111: c.batch.push_back(d); break;
+      case 0b101: m.push_back(d); break;
+      case 0b110: n.push_back(d); break;
+      case 0b011: k.push_back(d); break;
+      default: return std::nullopt;  // a loop of one operand only (a broadcast or a sum)
+    }
+  }
+  if (m.size() != 1 || n.size() != 1 || k.size() != 1) return std::nullopt;
+  if (!root.iterator_types.empty() && (root.iterator_types.size() != c.sizes.size() ||
+                                       root.iterator_types[static_cast<std::size_t>(k[0])] != "reduction"))
+    return std::nullopt;
+  c.m = m[0], c.n = n[0], c.k = k[0];
+  return c;
+}
+
 std::optional<std::vector<std::int64_t>> ConfiguredDispatch::matmul_mnk() const {
   if (lowering_configs.empty()) return std::nullopt;
+  if (const auto c = contraction()) {
+    if (!c->batch.empty()) return std::nullopt;
+    const auto at = [&](int loop) { return c->sizes[static_cast<std::size_t>(loop)]; };
+    return std::vector<std::int64_t>{at(c->m), at(c->n), at(c->k)};
+  }
+  // The op's line gave no operand types to read: M, N, K guessed from the bindings.
+  if (!lowering_configs.front().operand_shapes.empty()) return std::nullopt;
   const LoweringConfig& root = lowering_configs.front();
   const bool named = root.op == "linalg.matmul";
   const std::vector<std::string> mmk = {"parallel", "parallel", "reduction"};
@@ -260,6 +379,8 @@ nlohmann::json ConfiguredDispatch::to_json() const {
   for (const Binding& b : bindings)
     j["bindings"].push_back({{"binding", b.index}, {"shape", b.shape}, {"element_type", b.element_type}, {"read_only", b.read_only}});
   if (auto mnk = matmul_mnk()) j["matmul_mnk"] = *mnk;
+  if (auto c = contraction())
+    j["contraction"] = {{"loop_sizes", c->sizes}, {"batch", c->batch}, {"m", c->m}, {"n", c->n}, {"k", c->k}};
   return j;
 }
 
@@ -292,6 +413,8 @@ ConfiguredDispatch parse_configured_dispatch(const std::string& text, const std:
       throw DispatchParseError(file + ":" + std::to_string(line_of(text, at)) + ": unbalanced lowering_config");
     d.lowering_configs.push_back(parse_lowering(text, at, attribute));
   }
+  std::stable_partition(d.lowering_configs.begin(), d.lowering_configs.end(),
+                        [](const LoweringConfig& c) { return c.op != "linalg.fill"; });
   return d;
 }
 

@@ -43,6 +43,12 @@ struct LoweringConfig {
   int line = 0;      // 1-based line of the op that carries it
   std::string op;    // "linalg.generic", "linalg.matmul", "iree_linalg_ext.attention", ...
   std::vector<std::string> iterator_types;  // of a linalg.generic: "parallel", "reduction"
+  // From the op's line: each indexing map's results as loop indices (empty when a map is not
+  // plain loop dimensions, e.g. a convolution's d1 + d4, or when the op prints none), and the
+  // shapes of its `ins` then `outs` operands (-1: dynamic).
+  std::vector<std::vector<int>> indexing_maps;
+  std::vector<std::vector<std::int64_t>> operand_shapes;
+  std::size_t input_count = 0;
 
   const AttributeEntry* find(const std::string& key) const;
   std::optional<std::vector<std::int64_t>> tiles(const std::string& key) const;  // workgroup, reduction, ...
@@ -64,6 +70,16 @@ struct TranslationInfo {
   std::string text;
 };
 
+// A contraction's loops classified as IREE's contraction matchers do: batch (in both inputs
+// and the output), M (LHS and output), N (RHS and output), K (both inputs, not the output).
+struct ContractionLoops {
+  std::vector<std::int64_t> sizes;  // every loop's extent, -1 when dynamic
+  std::vector<int> batch;           // loop indices
+  int m = -1, n = -1, k = -1;       // loop indices
+  std::int64_t batch_count() const; // the product of the batch extents (1 without any)
+  bool is_static() const;
+};
+
 struct ConfiguredDispatch {
   std::string file;        // where it was read from
   std::string executable;  // hal.executable @name
@@ -74,12 +90,16 @@ struct ConfiguredDispatch {
   std::vector<std::int64_t> subgroup_size_choices;
   std::optional<std::int64_t> max_workgroup_memory_bytes;
   std::optional<TranslationInfo> translation;
-  std::vector<LoweringConfig> lowering_configs;  // root first (the first op that has one)
+  // Root first: the first op that has one, except that a linalg.fill (llvm-cpu configures the
+  // accumulator's fill too, before the matmul) comes after every other op.
+  std::vector<LoweringConfig> lowering_configs;
   std::vector<Binding> bindings;
 
-  // The root op's loop sizes when it is a contraction IREE could read: for a linalg.generic
-  // with iterators (parallel..., reduction) over bindings of rank 2, M, N, K from the output
-  // and first input; nullopt otherwise.
+  // The root op's loops when it is a contraction with one M, one N and one K loop (and any
+  // batch loops), read from its indexing maps and operand types; nullopt otherwise.
+  std::optional<ContractionLoops> contraction() const;
+  // M, N, K of a root contraction without batch loops; nullopt otherwise (a batched one too:
+  // see contraction()).
   std::optional<std::vector<std::int64_t>> matmul_mnk() const;
   nlohmann::json to_json() const;
 };

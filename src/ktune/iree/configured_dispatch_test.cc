@@ -104,5 +104,51 @@ TEST(ConfiguredDispatch, BadInputNamesTheFileAndLine) {
   }
 }
 
+// A batched contraction (P V of an attention: 8 heads): its loops from the indexing maps and the
+// operand types; matmul_mnk stays for contractions without batch loops.
+TEST(ConfiguredDispatch, ReadsABatchedContractionFromItsIndexingMaps) {
+  const ConfiguredDispatch d = parse_configured_dispatch(fixture("configured_attention_pv_sm80.mlir"), "pv");
+  const auto c = d.contraction();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->sizes, (std::vector<std::int64_t>{8, 512, 128, 512}));
+  EXPECT_EQ(c->batch, (std::vector<int>{0}));
+  EXPECT_EQ(c->m, 1);
+  EXPECT_EQ(c->n, 2);
+  EXPECT_EQ(c->k, 3);
+  EXPECT_EQ(c->batch_count(), 8);
+  EXPECT_FALSE(d.matmul_mnk());
+  EXPECT_EQ(d.to_json()["contraction"]["batch"], nlohmann::json::array({0}));
+}
+
+// llvm-cpu configures the accumulator's linalg.fill before the matmul: the matmul is the root.
+// Its M, N, K come from the named op's maps and operand types, not from the order IREE declares
+// the bindings in (B first here, with M == K, where the bindings alone would answer K = N).
+TEST(ConfiguredDispatch, TheRootIsNotTheAccumulatorsFill) {
+  const std::string text = R"(hal.executable public @mm_dispatch_0 {
+  hal.executable.export public @mm_dispatch_0_matmul_256x512x256_f32 ordinal(0)
+        %1 = hal.interface.binding.subspan layout(#pl) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<256x512xf32>
+        %0 = hal.interface.binding.subspan layout(#pl) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<256x256xf32>
+        %2 = hal.interface.binding.subspan layout(#pl) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<256x512xf32>
+        %9 = linalg.fill {lowering_config = #iree_cpu.lowering_config<vector_common_parallel = [8, 16]>} ins(%cst : f32) outs(%8 : tensor<256x512xf32>) -> tensor<256x512xf32>
+        %10 = linalg.matmul {lowering_config = #iree_cpu.lowering_config<distribution = [64, 64, 0], vector_common_parallel = [8, 16, 0], vector_reduction = [0, 0, 16]>} ins(%4, %5 : tensor<256x256xf32>, tensor<256x512xf32>) outs(%9 : tensor<256x512xf32>) -> tensor<256x512xf32>
+})";
+  const ConfiguredDispatch d = parse_configured_dispatch(text, "cpu.mlir");
+  ASSERT_EQ(d.lowering_configs.size(), 2u);
+  EXPECT_EQ(d.lowering_configs.front().op, "linalg.matmul");
+  EXPECT_EQ(d.lowering_configs.back().op, "linalg.fill");
+  EXPECT_EQ(d.matmul_mnk(), (std::vector<std::int64_t>{256, 512, 256}));
+}
+
+// A convolution's maps are not plain loops (d1 + d4): no contraction, no M, N, K.
+TEST(ConfiguredDispatch, AConvolutionIsNotAContraction) {
+  const std::string text = R"(hal.executable public @conv_dispatch_0 {
+  hal.executable.export public @conv_dispatch_0_conv ordinal(0)
+        %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0 + d3, d1 + d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4, d5, d2)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%4, %3 : tensor<32x32x16xf32>, tensor<3x3x16x32xf32>) outs(%6 : tensor<30x30x32xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{workgroup = [1, 1, 32, 0, 0, 0]}>} {
+})";
+  const ConfiguredDispatch d = parse_configured_dispatch(text, "conv.mlir");
+  EXPECT_FALSE(d.contraction());
+  EXPECT_FALSE(d.matmul_mnk());
+}
+
 }  // namespace
 }  // namespace ktune::iree

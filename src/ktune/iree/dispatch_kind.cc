@@ -125,9 +125,13 @@ db::KernelRecord DispatchKind::kernel_record() const {
 }
 
 db::ProblemRecord DispatchKind::problem_record() const {
-  const auto mnk = dispatch_.config.matmul_mnk();
+  const auto loops = dispatch_.config.contraction();
   nlohmann::json sizes = nlohmann::json::object();
-  if (mnk) sizes = {{"M", (*mnk)[0]}, {"N", (*mnk)[1]}, {"K", (*mnk)[2]}};
+  if (loops) {
+    const auto at = [&](int loop) { return loops->sizes[static_cast<std::size_t>(loop)]; };
+    sizes = {{"M", at(loops->m)}, {"N", at(loops->n)}, {"K", at(loops->k)}};
+    if (!loops->batch.empty()) sizes["batch"] = loops->batch_count();
+  }
   nlohmann::json spec = {{"model", session_.model.model.string()}, {"model_sha256", session_.model_hash},
                          {"dispatch", dispatch_.name},           {"target", session_.model.target.text()},
                          {"function", session_.function.name},  {"iree", session_.tools.version},
@@ -166,9 +170,12 @@ device::CompileResult DispatchKind::compile(const Config& config, const std::str
                  {"workgroup_size", c->workgroup_size}, {"default", c->is_default}};
   fs::path dispatch_vmfb = dir / "dispatch.vmfb", model_vmfb = session_.model.vmfb;
   if (c->is_default) {
-    // IREE's own configuration: its benchmark source as dumped, nothing substituted.
-    const SubstitutedCompile b = compile_substituted(session_.tools, dispatch_.benchmark, session_.model.target, {}, dispatch_vmfb,
-                                                     dir / "dump", session_.extra_flags);
+    // IREE's own configuration as the model has it: the benchmark source compiled alone gets
+    // configured anew, and may differ from the model's or fail (llvm-cpu, a 3x3 f32 conv: "large
+    // vector sizes"), so the model's configured source is substituted, as a candidate's is.
+    const SubstitutedCompile b = compile_substituted(session_.tools, dispatch_.benchmark, session_.model.target,
+                                                     {{dispatch_.name, dispatch_.configured}}, dispatch_vmfb, dir / "dump",
+                                                     session_.extra_flags);
     if (!b.ok) return failed("the default configuration's benchmark does not compile: " + b.error, elapsed());
   } else {
     const CandidateBuild b = build_candidate(session_.tools, dispatch_, session_.model.target, *c, dir);
@@ -240,9 +247,11 @@ double DispatchKind::call_timeout(const measure::Policy& policy, bool computes_r
 }
 
 std::optional<double> DispatchKind::flop_count(const Config&) const {
-  const auto mnk = dispatch_.config.matmul_mnk();
-  if (!mnk) return std::nullopt;
-  return 2.0 * static_cast<double>((*mnk)[0]) * static_cast<double>((*mnk)[1]) * static_cast<double>((*mnk)[2]);
+  const auto loops = dispatch_.config.contraction();
+  if (!loops || !loops->is_static()) return std::nullopt;
+  double flops = 2.0;
+  for (std::int64_t size : loops->sizes) flops *= static_cast<double>(size);  // batch x M x N x K
+  return flops;
 }
 
 }  // namespace ktune::iree

@@ -72,7 +72,8 @@ std::string tail(const std::string& text, std::size_t n = 3000) {
   return text.size() > n ? "..." + text.substr(text.size() - n) : text;
 }
 
-// iree-run-module on `vmfb`; the outputs written to `dir`/outN.npy. Returns "" or why it failed.
+// iree-run-module on `vmfb`; the outputs written raw to `dir`/outN.bin (its .npy writer
+// refuses bf16: "unsupported data encoding"). Returns "" or why it failed.
 std::string run_model(const IreeEvaluationRequest& r, const std::string& vmfb, const fs::path& dir,
                       std::vector<std::string>& outputs) {
   fs::create_directories(dir);
@@ -80,7 +81,7 @@ std::string run_model(const IreeEvaluationRequest& r, const std::string& vmfb, c
   for (const auto& in : r.inputs) argv.push_back("--input=@" + in);
   outputs.clear();
   for (std::size_t i = 0; i < r.output_types.size(); ++i) {
-    outputs.push_back((dir / ("out" + std::to_string(i) + ".npy")).string());
+    outputs.push_back((dir / ("out" + std::to_string(i) + ".bin")).string());
     std::error_code ec;
     fs::remove(outputs.back(), ec);  // never compare a stale file
     argv.push_back("--output=@" + outputs.back());
@@ -175,7 +176,12 @@ tuner::EvaluationReply IreeEvaluator::evaluate(const IreeEvaluationRequest& r) {
     bool pass = true;
     for (std::size_t i = 0; i < refs.size(); ++i) {
       const ElementType type = output_type(r.output_types[i]);
-      const NpyArray ref = read_npy(refs[i], type), out = read_npy(outs[i], type);
+      NpyArray ref, out;
+      try {
+        ref = read_raw(refs[i], type), out = read_raw(outs[i], type);
+      } catch (const NpyError& e) {
+        return fail(tuner::EvaluationStatus::RuntimeError, std::string("iree-run-module's output cannot be read: ") + e.what());
+      }
       if (out.data.size() != ref.data.size())
         return fail(tuner::EvaluationStatus::WrongResult, "output " + std::to_string(i) + " has " + std::to_string(out.element_count()) +
                                                               " elements, the default's " + std::to_string(ref.element_count()));

@@ -59,6 +59,23 @@ TEST(Npy, BadFilesNameTheFileAndTheProblem) {
   EXPECT_THROW(read_npy(scratch("missing.npy")), NpyError);
 }
 
+// iree-run-module writes bf16 outputs only raw (`--output=@file.bin`): read with the signature's type.
+TEST(Npy, RawOutputsAreReadWithTheirElementType) {
+  const fs::path p = scratch("raw.bin");
+  std::ofstream(p, std::ios::binary).write("\x80\x3f\x00\x40\x40\x40", 6);  // bf16 1, 2, 3
+  const NpyArray a = read_raw(p, ElementType::BF16);
+  EXPECT_EQ(a.shape, (std::vector<std::int64_t>{3}));
+  EXPECT_DOUBLE_EQ(load_element(a.data.data(), 1, ElementType::BF16), 2.0);
+  try {
+    read_raw(p, ElementType::F32);  // 6 bytes: not whole f32 elements
+    FAIL();
+  } catch (const NpyError& e) {
+    EXPECT_NE(std::string(e.what()).find("6 bytes are not a whole number of"), std::string::npos) << e.what();
+  }
+  fs::remove(p);
+  EXPECT_THROW(read_raw(p, ElementType::F32), NpyError);
+}
+
 TEST(ModuleSignature, ReadsIreesDeclarations) {
   // As iree-dump-module 3.13 prints the MLP block's module.
   const std::string dump =

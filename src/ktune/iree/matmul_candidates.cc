@@ -38,6 +38,9 @@ std::optional<std::int64_t> pipeline_option(const ConfiguredDispatch& d, const s
 
 struct Problem {
   std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t batch_workgroups = 1;  // workgroups along the batch loops (IREE's batch tiles kept)
+  ContractionLoops loops;             // where M, N, K sit among the root op's loops
+  std::vector<std::int64_t> workgroup, reduction, subgroup;  // IREE's tiles, the batch loops' kept
   int subgroup_size = 32, max_threads = 1024, multiprocessors = 100;
   std::int64_t register_file = 0;  // 32-bit registers per workgroup at most (0: not checked)
   std::int64_t shared_bytes = 48 * 1024;
@@ -68,7 +71,7 @@ std::string rejection(const MatmulKnobs& k, const MmaIntrinsic& i, const Problem
 // subgroup, k-loop overhead, prefetching. Measurements decide; this only orders the candidates.
 double score(const MatmulKnobs& k, const MmaIntrinsic& i, const Problem& p) {
   const double wm = static_cast<double>(k.workgroup_m(i)), wn = static_cast<double>(k.workgroup_n(i));
-  const double workgroups = static_cast<double>(p.m / k.workgroup_m(i) * (p.n / k.workgroup_n(i)));
+  const double workgroups = static_cast<double>(p.m / k.workgroup_m(i) * (p.n / k.workgroup_n(i)) * p.batch_workgroups);
   const double shared = (wm + wn) * k.reduction * i.k * element_bytes(i.input) * std::max(1, k.prefetch_stages);
   const double per_sm = std::clamp(std::floor(std::min(2048.0 / k.threads(p.subgroup_size), p.shared_bytes / shared)), 1.0, 4.0);
   const double slots = p.multiprocessors * per_sm;
@@ -86,11 +89,35 @@ MatmulCandidate make_candidate(const MatmulKnobs& k, const MmaIntrinsic& i, cons
   c.knobs = k;
   c.is_default = is_default;
   c.score = score(k, i, p);
-  c.workgroup = {k.workgroup_m(i), k.workgroup_n(i), 0};
-  c.reduction = {0, 0, k.reduction};
-  c.subgroup = {k.subgroup_m, k.subgroup_n, 0};
+  // IREE's tiles with the M, N, K entries replaced: batch loops keep IREE's (one batch per
+  // workgroup), and the tiles stay in the root op's loop order, whatever it is.
+  const auto at = [](std::vector<std::int64_t>& tiles, int loop) -> std::int64_t& { return tiles[static_cast<std::size_t>(loop)]; };
+  c.workgroup = p.workgroup, c.reduction = p.reduction, c.subgroup = p.subgroup;
+  at(c.workgroup, p.loops.m) = k.workgroup_m(i), at(c.workgroup, p.loops.n) = k.workgroup_n(i), at(c.workgroup, p.loops.k) = 0;
+  at(c.reduction, p.loops.m) = 0, at(c.reduction, p.loops.n) = 0, at(c.reduction, p.loops.k) = k.reduction;
+  at(c.subgroup, p.loops.m) = k.subgroup_m, at(c.subgroup, p.loops.n) = k.subgroup_n, at(c.subgroup, p.loops.k) = 0;
   c.workgroup_size = k.threads(p.subgroup_size);
   return c;
+}
+
+// Why the dispatch has no candidates, naming what was found; empty when it has some.
+std::string unsupported_reason(const ConfiguredDispatch& d, const std::optional<ContractionLoops>& loops, bool has_knobs) {
+  if (d.lowering_configs.empty()) return "IREE's dump shows no op with a lowering_config";
+  const LoweringConfig& root = d.lowering_configs.front();
+  const std::string op = "the root op (" + root.op + " at line " + std::to_string(root.line) + ")";
+  if (!loops) return op + " is not a matmul-like contraction (one M, one N and one K loop, any batch loops)";
+  if (!loops->is_static()) {
+    std::string sizes;
+    for (int l : {loops->m, loops->n, loops->k}) {
+      const std::int64_t v = loops->sizes[static_cast<std::size_t>(l)];
+      sizes += (sizes.empty() ? "" : "x") + (v < 0 ? std::string("?") : std::to_string(v));
+    }
+    return op + " has dynamic sizes (M x N x K = " + sizes + "): candidates need static shapes";
+  }
+  if (has_knobs) return "";
+  const std::string pipeline = d.translation ? d.translation->pipeline : "none";
+  return "IREE configured it without an MMA intrinsic (pipeline " + pipeline + ", " + root.kind +
+         "): the candidates vary the tiles of TileAndFuse with an MMA intrinsic";
 }
 
 }  // namespace
@@ -138,20 +165,24 @@ nlohmann::json CandidateSpaceSummary::to_json() const {
 std::optional<MatmulKnobs> default_knobs(const ConfiguredDispatch& d) {
   if (d.lowering_configs.empty() || !d.translation) return std::nullopt;
   const LoweringConfig& root = d.lowering_configs.front();
+  const auto loops = d.contraction();
   const auto kind = root.mma_kind();
   const auto intrinsic = kind ? parse_mma_intrinsic(*kind) : std::nullopt;
   const auto wg = root.tiles("workgroup"), red = root.tiles("reduction"), sg = root.tiles("subgroup");
-  if (!intrinsic || !wg || !red || !sg || wg->size() != 3 || red->size() != 3 || sg->size() != 3) return std::nullopt;
+  if (!loops || !intrinsic || !wg || !red || !sg) return std::nullopt;
+  const std::size_t n_loops = loops->sizes.size();
+  if (wg->size() != n_loops || red->size() != n_loops || sg->size() != n_loops) return std::nullopt;
+  const auto at = [](const std::vector<std::int64_t>& tiles, int loop) { return tiles[static_cast<std::size_t>(loop)]; };
   MatmulKnobs k;
   k.mma_kind = *kind;
-  k.subgroup_m = static_cast<int>((*sg)[0]);
-  k.subgroup_n = static_cast<int>((*sg)[1]);
-  k.reduction = static_cast<int>((*red)[2]);
+  k.subgroup_m = static_cast<int>(at(*sg, loops->m));
+  k.subgroup_n = static_cast<int>(at(*sg, loops->n));
+  k.reduction = static_cast<int>(at(*red, loops->k));
   if (k.subgroup_m <= 0 || k.subgroup_n <= 0 || k.reduction <= 0) return std::nullopt;
   const std::int64_t per_m = std::int64_t{k.subgroup_m} * intrinsic->m, per_n = std::int64_t{k.subgroup_n} * intrinsic->n;
-  if ((*wg)[0] % per_m != 0 || (*wg)[1] % per_n != 0) return std::nullopt;
-  k.subgroups_m = static_cast<int>((*wg)[0] / per_m);
-  k.subgroups_n = static_cast<int>((*wg)[1] / per_n);
+  if (at(*wg, loops->m) % per_m != 0 || at(*wg, loops->n) % per_n != 0) return std::nullopt;
+  k.subgroups_m = static_cast<int>(at(*wg, loops->m) / per_m);
+  k.subgroups_n = static_cast<int>(at(*wg, loops->n) / per_n);
   k.prefetch_stages = static_cast<int>(pipeline_option(d, "prefetch_num_stages").value_or(2));
   return k;
 }
@@ -162,18 +193,23 @@ std::vector<MatmulCandidate> matmul_candidates(const ConfiguredDispatch& d, cons
   CandidateSpaceSummary local;
   CandidateSpaceSummary& s = summary ? *summary : local;
   s = {};
-  const auto mnk = d.matmul_mnk();
+  const auto loops = d.contraction();
   const auto base = default_knobs(d);
-  if (!mnk || !base) {
-    s.unsupported = !mnk ? "the root op is not a 2-D contraction (M, N, K) ktune can read"
-                         : "IREE did not configure it with an MMA intrinsic (TileAndFuse lowering_config)";
-    return {};
-  }
+  s.unsupported = unsupported_reason(d, loops, base.has_value());
+  if (!s.unsupported.empty()) return {};
   const MmaIntrinsic base_intrinsic = *parse_mma_intrinsic(base->mma_kind);
+  const LoweringConfig& root = d.lowering_configs.front();
   Problem p;
-  p.m = (*mnk)[0];
-  p.n = (*mnk)[1];
-  p.k = (*mnk)[2];
+  p.loops = *loops;
+  const auto size = [&](int loop) { return loops->sizes[static_cast<std::size_t>(loop)]; };
+  p.m = size(loops->m);
+  p.n = size(loops->n);
+  p.k = size(loops->k);
+  p.workgroup = *root.tiles("workgroup"), p.reduction = *root.tiles("reduction"), p.subgroup = *root.tiles("subgroup");
+  for (int b : loops->batch) {
+    const std::int64_t tile = std::max<std::int64_t>(1, p.workgroup[static_cast<std::size_t>(b)]);
+    p.batch_workgroups *= (size(b) + tile - 1) / tile;
+  }
   p.subgroup_size = static_cast<int>(d.translation->subgroup_size.value_or(32));
   p.multiprocessors = options.multiprocessors > 0 ? options.multiprocessors : multiprocessors_of(d.arch);
   if (d.max_workgroup_memory_bytes) p.shared_bytes = *d.max_workgroup_memory_bytes;

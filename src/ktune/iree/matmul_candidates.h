@@ -48,7 +48,7 @@ struct MatmulCandidate {
   MatmulKnobs knobs;
   bool is_default = false;  // IREE's own configuration
   double score = 0;         // the model's estimate, relative (higher is better)
-  std::vector<std::int64_t> workgroup, reduction, subgroup;  // the lowering_config tiles
+  std::vector<std::int64_t> workgroup, reduction, subgroup;  // the lowering_config tiles, one per loop of the root op
   std::int64_t workgroup_size = 0;
   nlohmann::json to_json() const;
 };
@@ -69,8 +69,8 @@ struct CandidateOptions {
 // Multiprocessors (SMs, CUs) of a target arch for the models' wave counts; 100 when unknown.
 int multiprocessors_of(const std::string& arch);
 
-// IREE's configuration as knobs, when the root op is a contraction IREE configured with an MMA
-// intrinsic (TileAndFuse); nullopt otherwise.
+// IREE's configuration as knobs, when the root op is a contraction (batch loops allowed: they
+// keep IREE's tiles) IREE configured with an MMA intrinsic (TileAndFuse); nullopt otherwise.
 std::optional<MatmulKnobs> default_knobs(const ConfiguredDispatch& dispatch);
 
 // The candidates, default first, then by score. Empty with summary.unsupported set when the

@@ -93,5 +93,51 @@ TEST(MatmulCandidates, ANonMatmulHasNoneAndSaysWhy) {
   EXPECT_FALSE(summary.unsupported.empty());
 }
 
+// A batch matmul (attention's P V) has candidates: IREE's batch tile kept (one batch per
+// workgroup), M, N, K tiles at their loops' places.
+TEST(MatmulCandidates, BatchedContractionsKeepTheBatchTile) {
+  const ConfiguredDispatch d = parse_configured_dispatch(fixture("configured_attention_pv_sm80.mlir"), "pv");
+  CandidateSpaceSummary summary;
+  CandidateOptions options;
+  options.max_candidates = 8;
+  const std::vector<MatmulCandidate> c = matmul_candidates(d, options, &summary);
+  ASSERT_GE(c.size(), 2u) << summary.to_json().dump();
+  EXPECT_EQ(c.front().workgroup, d.lowering_configs[0].tiles("workgroup").value());
+  EXPECT_EQ(c.front().reduction, d.lowering_configs[0].tiles("reduction").value());
+  EXPECT_EQ(c.front().subgroup, d.lowering_configs[0].tiles("subgroup").value());
+  for (const MatmulCandidate& m : c) {
+    SCOPED_TRACE(m.knobs.key());
+    ASSERT_EQ(m.workgroup.size(), 4u);
+    EXPECT_EQ(m.workgroup[0], 1);
+    EXPECT_EQ(m.reduction[0], 0);
+    EXPECT_EQ(m.subgroup[0], 0);
+    EXPECT_EQ(m.workgroup[3], 0);
+    EXPECT_EQ(512 % m.workgroup[1], 0);
+    EXPECT_EQ(128 % m.workgroup[2], 0);
+  }
+  // The rewritten configuration carries the 4-entry tiles.
+  const std::string applied = apply_candidate(fixture("configured_attention_pv_sm80.mlir"), d, c[1]);
+  EXPECT_EQ(parse_configured_dispatch(applied, "pv").lowering_configs[0].tiles("workgroup"), c[1].workgroup);
+}
+
+// Why there are none names what was found.
+TEST(MatmulCandidates, TheReasonForNoneNamesWhatWasFound) {
+  std::string text = fixture("configured_matmul_sm80.mlir");
+  CandidateSpaceSummary summary;
+  // Dynamic M: the type's 2048 made '?'.
+  std::string dynamic = text;
+  for (std::size_t at = dynamic.find("tensor<2048x"); at != std::string::npos; at = dynamic.find("tensor<2048x"))
+    dynamic.replace(at, 12, "tensor<?x");
+  EXPECT_TRUE(matmul_candidates(parse_configured_dispatch(dynamic, "dyn"), {}, &summary).empty());
+  EXPECT_NE(summary.unsupported.find("dynamic sizes (M x N x K = ?x10240x1280)"), std::string::npos) << summary.unsupported;
+  // No MMA intrinsic: the pipeline is named.
+  std::string plain = text;
+  const auto kind = plain.find("mma_kind = ");
+  ASSERT_NE(kind, std::string::npos);
+  plain.erase(kind, plain.find(", ", kind) + 2 - kind);
+  EXPECT_TRUE(matmul_candidates(parse_configured_dispatch(plain, "plain"), {}, &summary).empty());
+  EXPECT_NE(summary.unsupported.find("without an MMA intrinsic (pipeline TileAndFuse"), std::string::npos) << summary.unsupported;
+}
+
 }  // namespace
 }  // namespace ktune::iree

@@ -37,7 +37,10 @@ ModelSession open_model_session(const IreeTools& tools, const fs::path& model, c
   CompileOptions co;
   co.extra_flags = options.extra_flags;
   s.model = compile_model(tools, model, target, s.work_dir / "default", co);
-  s.function = select_function(module_signatures(tools, s.model.vmfb), options.function, model);
+  const std::vector<FunctionSignature> functions = module_signatures(tools, s.model.vmfb);
+  s.function = select_function(functions, options.function, model);
+  for (const FunctionSignature& f : functions)
+    if (f.name != s.function.name) s.other_functions.push_back(f.name);
   const fs::path dir = s.work_dir / "inputs";
   fs::create_directories(dir);
   for (std::size_t i = 0; i < s.function.inputs.size(); ++i) {

@@ -18,6 +18,7 @@ struct ModelSession {
   IreeTools tools;
   CompiledModel model;  // the default build
   FunctionSignature function;
+  std::vector<std::string> other_functions;  // the module's other exported functions
   std::vector<std::filesystem::path> inputs;
   std::filesystem::path work_dir;
   std::vector<std::string> extra_flags;  // given to every iree-compile (--iree-flag)

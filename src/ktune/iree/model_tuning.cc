@@ -20,8 +20,12 @@ double since(std::chrono::steady_clock::time_point start) {
 }
 
 std::string root_of(const DumpedDispatch& d) {
-  if (const auto mnk = d.config.matmul_mnk())
-    return "matmul " + std::to_string((*mnk)[0]) + "x" + std::to_string((*mnk)[1]) + "x" + std::to_string((*mnk)[2]);
+  if (const auto c = d.config.contraction()) {
+    const auto size = [](std::int64_t s) { return s < 0 ? std::string("?") : std::to_string(s); };
+    const auto at = [&](int loop) { return size(c->sizes[static_cast<std::size_t>(loop)]); };
+    const std::string mnk = at(c->m) + "x" + at(c->n) + "x" + at(c->k);
+    return c->batch.empty() ? "matmul " + mnk : "batch_matmul " + size(c->batch_count()) + "x" + mnk;
+  }
   return d.config.lowering_configs.empty() ? "?" : d.config.lowering_configs.front().op;
 }
 
@@ -63,6 +67,20 @@ std::optional<double> ok_median(const tuner::TuneSummary& s, const Config& confi
 
 }  // namespace
 
+// IREE names a dispatch after the function it
+// was formed in (`mm_dispatch_0`, `main$async_dispatch_3`), so one named after another exported
+// function is that function's work, not to be timed or tuned for this one (it took 98% of a
+// profile of `add` whose module also exports `mm`), unless IREE's in-model profile of this
+// function saw it (a dispatch deduplicated across functions keeps its first function's name).
+bool runs_in_function(const DumpedDispatch& d, const ModelSession& session, const std::optional<HalProfile>& hal) {
+  const auto named_after = [&](const std::string& f) {
+    return d.name.rfind(f + "_dispatch_", 0) == 0 || d.name.rfind(f + "$", 0) == 0;
+  };
+  if (named_after(session.function.name)) return true;
+  if (std::none_of(session.other_functions.begin(), session.other_functions.end(), named_after)) return true;
+  return hal && hal->ok() && find_dispatch(*hal, d.name) != nullptr;
+}
+
 nlohmann::json ModelProfile::to_json() const {
   nlohmann::json d = nlohmann::json::array();
   for (const auto& p : dispatches) {
@@ -76,6 +94,7 @@ nlohmann::json ModelProfile::to_json() const {
   }
   return {{"model", model}, {"target", target}, {"function", function}, {"device", device},
           {"model_median_s", model_median_s ? nlohmann::json(*model_median_s) : nlohmann::json(nullptr)},
+          {"model_error", model_error},
           {"dispatches", d}, {"timing", timing}, {"hal_profile_mode", hal_profile_mode},
           {"hal_profile_error", hal_profile_error}, {"wall_seconds", wall_seconds}};
 }
@@ -91,14 +110,18 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
   const tuner::TuneSummary whole = run_fixed(builds, o, {ModelBuildKind::config_for("default")}, "model profile");
   p.device = whole.device.name;
   p.model_median_s = ok_median(whole, ModelBuildKind::config_for("default"));
+  if (!p.model_median_s && !whole.results.empty()) p.model_error = whole.results.front().error;
   const std::optional<HalProfile> hal = hal_profile_of(whole);
   if (hal) {
     p.hal_profile_mode = hal->mode;
     p.hal_profile_error = hal->error;
   }
+  // A failed whole-model run also has no profile; say why where the profile's reason is shown.
+  if (!p.model_error.empty() && p.hal_profile_error.empty()) p.hal_profile_error = "the whole model did not run: " + p.model_error;
   double total = 0;
   for (std::size_t i = 0; i < session.model.dispatches.size(); ++i) {
     const DumpedDispatch& d = session.model.dispatches[i];
+    if (!runs_in_function(d, session, hal)) continue;
     DispatchProfile dp;
     dp.name = d.name;
     dp.root = root_of(d);

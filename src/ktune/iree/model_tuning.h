@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ktune/families/generated/generated_kernel.h"
+#include "ktune/iree/hal_profile.h"
 #include "ktune/iree/model_session.h"
 #include "ktune/tuner/tuner.h"
 
@@ -47,6 +48,7 @@ struct DispatchProfile {
 struct ModelProfile {
   std::string model, target, function, device;
   std::optional<double> model_median_s;  // the whole default build, on random inputs
+  std::string model_error;  // why the whole default build has no time (its result's error)
   std::vector<DispatchProfile> dispatches;  // by time, slowest first
   // How the shares were timed: "in-model" (IREE's HAL profile of the default build) or "alone"
   // (each dispatch's benchmark module: the HAL does not profile, see hal_profile_error).
@@ -55,6 +57,10 @@ struct ModelProfile {
   double wall_seconds = 0;
   nlohmann::json to_json() const;
 };
+
+// Whether the session's function runs dispatch `d` (a module may export several functions, each
+// with its own dispatches): profile_model times and tunes only those.
+bool runs_in_function(const DumpedDispatch& d, const ModelSession& session, const std::optional<HalProfile>& hal);
 
 ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& options);
 

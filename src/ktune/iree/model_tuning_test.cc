@@ -28,5 +28,23 @@ TEST(PickDispatchWinner, TheDefaultStaysWithinNoiseOrWhenItWasNeverMeasured) {
   EXPECT_EQ(slower.label, "default");
 }
 
+// A module exporting mm and add: profiling add must leave mm's dispatch out (it took 98% of the
+// shares), unless IREE's in-model profile of add saw it (a dispatch deduplicated across
+// functions keeps its first function's name).
+TEST(RunsInFunction, AnotherExportedFunctionsDispatchIsLeftOut) {
+  ModelSession session;
+  session.function.name = "add";
+  session.other_functions = {"mm"};
+  DumpedDispatch add, mm, async;
+  add.name = "add_dispatch_0";
+  mm.name = "mm_dispatch_0";
+  async.name = "add$async_dispatch_1";
+  EXPECT_TRUE(runs_in_function(add, session, std::nullopt));
+  EXPECT_TRUE(runs_in_function(async, session, std::nullopt));
+  EXPECT_FALSE(runs_in_function(mm, session, std::nullopt));
+  session.other_functions.clear();  // one exported function: every dispatch is its
+  EXPECT_TRUE(runs_in_function(mm, session, std::nullopt));
+}
+
 }  // namespace
 }  // namespace ktune::iree

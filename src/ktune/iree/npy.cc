@@ -103,4 +103,20 @@ NpyArray read_npy(const std::filesystem::path& path, ElementType void2_as) {
   return a;
 }
 
+NpyArray read_raw(const std::filesystem::path& path, ElementType type) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw NpyError(path.string() + ": cannot be read");
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t size = element_size(type);
+  if (bytes.size() % size != 0)
+    throw NpyError(path.string() + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
+                   std::string(element_type_name(type)) + " elements");
+  NpyArray a;
+  a.type = type;
+  a.shape = {static_cast<std::int64_t>(bytes.size() / size)};
+  const auto* begin = reinterpret_cast<const std::byte*>(bytes.data());
+  a.data.assign(begin, begin + bytes.size());
+  return a;
+}
+
 }  // namespace ktune::iree

@@ -35,4 +35,9 @@ void write_npy(const std::filesystem::path& path, const NpyArray& array);
 // order, truncated data). `void2_as` says what a two-byte void ("|V2") holds.
 NpyArray read_npy(const std::filesystem::path& path, ElementType void2_as = ElementType::BF16);
 
+// A raw file of `type` elements (iree-run-module's `--output=@file.bin`, the one form it writes
+// every element type in: its .npy writer refuses bf16), as a 1-D array. Throws NpyError naming
+// the file when it cannot be read or is not a whole number of elements.
+NpyArray read_raw(const std::filesystem::path& path, ElementType type);
+
 }  // namespace ktune::iree

@@ -21,8 +21,15 @@ constexpr const char* kRankingRule =
 struct Selected {
   const DumpedDispatch* dispatch = nullptr;
   std::vector<MatmulCandidate> candidates;
-  std::vector<std::int64_t> mnk;
+  std::vector<std::int64_t> mnk;  // M, N, K, after the batch sizes of a batched contraction
 };
+
+std::vector<std::int64_t> batch_mnk(const ContractionLoops& c) {
+  std::vector<std::int64_t> sizes;
+  for (int loop : c.batch) sizes.push_back(c.sizes[static_cast<std::size_t>(loop)]);
+  for (int loop : {c.m, c.n, c.k}) sizes.push_back(c.sizes[static_cast<std::size_t>(loop)]);
+  return sizes;
+}
 
 // The largest matmul-like dispatches that have candidates; the others are noted.
 std::vector<Selected> select_dispatches(const CompiledModel& model, const OfflineRankOptions& options,
@@ -37,7 +44,7 @@ std::vector<Selected> select_dispatches(const CompiledModel& model, const Offlin
       notes.push_back(d.name + ": left out (" + summary.unsupported + ")");
       continue;
     }
-    selected.push_back({&d, std::move(candidates), d.config.matmul_mnk().value_or(std::vector<std::int64_t>{})});
+    selected.push_back({&d, std::move(candidates), batch_mnk(*d.config.contraction())});  // candidates imply a contraction
   }
   auto work = [](const Selected& s) {
     double w = 1;
@@ -112,7 +119,10 @@ void record(db::Database& database, const CompiledModel& model, DispatchRanking&
                           "iree-dispatch", d.configured.string()};
   kernel.id = database.upsert_kernel(kernel);
   nlohmann::json sizes = nlohmann::json::object();
-  if (ranking.mnk.size() == 3) sizes = {{"M", ranking.mnk[0]}, {"N", ranking.mnk[1]}, {"K", ranking.mnk[2]}};
+  if (const std::size_t n = ranking.mnk.size(); n >= 3) {
+    sizes = {{"M", ranking.mnk[n - 3]}, {"N", ranking.mnk[n - 2]}, {"K", ranking.mnk[n - 1]}};
+    if (n > 3) sizes["batch"] = std::vector<std::int64_t>(ranking.mnk.begin(), ranking.mnk.end() - 3);
+  }
   db::ProblemRecord problem{0, sha256_hex(model.model.string() + "\n" + d.name + "\n" + model.target.text()), d.name, sizes,
                             {{"model", model.model.string()}, {"dispatch", d.name}, {"target", model.target.text()}}};
   problem.id = database.upsert_problem(problem);

@@ -50,7 +50,7 @@ struct RankedCandidate {
 
 struct DispatchRanking {
   std::string dispatch;
-  std::vector<std::int64_t> mnk;
+  std::vector<std::int64_t> mnk;  // M, N, K; a batched contraction's batch sizes first
   std::vector<RankedCandidate> candidates;  // best first
   std::int64_t session_id = 0;
 };

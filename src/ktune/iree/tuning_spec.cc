@@ -61,11 +61,11 @@ ContractionMatch contraction_match(const ConfiguredDispatch& d, const std::strin
   const std::string who = "dispatch " + d.executable;
   if (d.lowering_configs.empty()) throw IreeError(who + ": no root op with a lowering_config");
   const LoweringConfig& root = d.lowering_configs.front();
-  const auto mnk = d.matmul_mnk();
-  if (!mnk) throw IreeError(who + ": the root op (" + root.op + ") is not a matmul-like contraction");
-  if (root.iterator_types.size() != 3)
-    throw IreeError(who + ": a contraction with " + std::to_string(root.iterator_types.size()) +
-                    " loops (only M, N, K without batch dimensions is matched yet)");
+  const auto loops = d.contraction();
+  if (!loops)
+    throw IreeError(who + ": the root op (" + root.op + " at line " + std::to_string(root.line) + " of " + d.file +
+                    ") is not a matmul-like contraction (one M, one N and one K loop, any batch loops)");
+  if (!loops->is_static()) throw IreeError(who + ": the contraction has dynamic sizes; a matcher needs static ones");
   const std::string line = root_line(d, configured_text);
   ContractionMatch m;
   m.indexing_maps = bracketed_after(line, "indexing_maps");
@@ -74,7 +74,10 @@ ContractionMatch contraction_match(const ConfiguredDispatch& d, const std::strin
     throw IreeError(who + ": cannot read the root op's indexing maps and operand types from line " +
                     std::to_string(root.line) + " of " + d.file);
   m.lhs_type = ins[0], m.rhs_type = ins[1], m.output_type = outs[0];
-  m.m = {(*mnk)[0]}, m.n = {(*mnk)[1]}, m.k = {(*mnk)[2]};
+  const auto size = [&](int loop) { return loops->sizes[static_cast<std::size_t>(loop)]; };
+  // transform.iree.match.contraction gives the batch sizes in loop order, as they are here.
+  for (int b : loops->batch) m.batch.push_back(size(b));
+  m.m = {size(loops->m)}, m.n = {size(loops->n)}, m.k = {size(loops->k)};
   return m;
 }
 
