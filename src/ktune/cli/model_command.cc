@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ktune/cli/common.h"
+#include "ktune/cli/model_command_tables.h"
 #include "ktune/iree/candidate_compile.h"
 #include "ktune/iree/compile_model.h"
 #include "ktune/iree/dispatch_gemm.h"
@@ -35,7 +36,7 @@ struct ModelArgs {
   std::vector<std::string> flags;
   int dispatch = 0, max_candidates = 32, max_objects = 8, build = 0;
   // profile / tune
-  std::string function, output, strategy, progress = "auto", object_arch = "auto";
+  std::string function, output, strategy, progress = "auto", object_arch = "auto", work_dir;
   int top = 5, repetitions = 10, batch = 20, device = 0, jobs = 0, hal_profile_runs = 10;
   long long seed = 0, max_evals = 0;
   double max_time = 0;
@@ -47,21 +48,25 @@ struct ModelArgs {
 
 extern "C" void on_model_interrupt(int) { tuner::interrupt_flag().store(true); }
 
-// The work directory of profile/tune: --out, else ktune-work/<model>-<chip> under the current
-// directory (kept, so a re-run resumes with the candidates already built).
-fs::path work_dir(const ModelArgs& args) {
+// The work directory of profile/tune: --work-dir (or --out, its older name), else beside the
+// database (iree::default_work_dir): kept, so a re-run with the same database resumes with the
+// candidates already built, wherever it runs from.
+fs::path work_dir(const ModelArgs& args, const GlobalOptions& global) {
+  if (!args.work_dir.empty() && !args.out.empty() && fs::path(args.work_dir) != fs::path(args.out))
+    throw CLI::ValidationError("--work-dir", "--work-dir and --out (its older name) name different directories: give one of them");
+  if (!args.work_dir.empty()) return args.work_dir;
   if (!args.out.empty()) return args.out;
-  return fs::path("ktune-work") / (fs::path(args.model).stem().string() + "-" + iree::parse_target(args.target).chip);
+  return iree::default_work_dir(database_path(global), args.model, iree::parse_target(args.target));
 }
 
-iree::ModelSession open_session(const ModelArgs& args) {
+iree::ModelSession open_session(const ModelArgs& args, const GlobalOptions& global) {
   const iree::IreeLookup lookup = iree::find_iree_tools(args.iree_tools, self_executable());
   if (!lookup.tools) throw std::runtime_error(lookup.reason);
   iree::ModelSessionOptions o;
   o.function = args.function;
   o.seed = static_cast<std::uint64_t>(args.seed);
   o.extra_flags = args.flags;
-  return iree::open_model_session(*lookup.tools, args.model, iree::parse_target(args.target), work_dir(args), o);
+  return iree::open_model_session(*lookup.tools, args.model, iree::parse_target(args.target), work_dir(args, global), o);
 }
 
 iree::ModelRunOptions run_options(const ModelArgs& args, const GlobalOptions& global) {
@@ -94,6 +99,10 @@ iree::ModelRunOptions run_options(const ModelArgs& args, const GlobalOptions& gl
 }
 
 void add_run_options(CLI::App* cmd, ModelArgs& args) {
+  cmd->add_option("--work-dir", args.work_dir,
+                  "Where the default build, the inputs and every candidate are built, kept so that a re-run with the same "
+                  "database resumes (default: <the database's directory>/ktune-work/<model>-<chip>-<path digest>)");
+  cmd->get_option("--out")->description("The same as --work-dir (its older name)");
   cmd->add_option("--function", args.function, "The model's entry function (default: the only exported one)");
   cmd->add_option("--seed", args.seed, "Seed of the random inputs and the strategy (default 0)");
   cmd->add_option("--repetitions", args.repetitions, "iree-benchmark-module repetitions per candidate: the samples (default 10)");
@@ -124,14 +133,7 @@ void print_profile(const iree::ModelProfile& p) {
   else
     std::printf("shares from each dispatch's benchmark module; no in-model profile: %s\n",
                 p.hal_profile_error.empty() ? "not captured" : p.hal_profile_error.substr(0, 160).c_str());
-  std::printf("%-44s %-28s %-12s %-10s %-7s %s\n", "dispatch", "root", "in model (us)", "alone (us)", "share", "tunable");
-  auto us = [](const std::optional<double>& s, const std::string& otherwise) {
-    return s ? std::to_string(*s * 1e6).substr(0, 8) : otherwise;
-  };
-  for (const auto& d : p.dispatches)
-    std::printf("%-44s %-28s %-12s %-10s %5.1f%%  %s\n", d.name.substr(0, 44).c_str(), d.root.substr(0, 28).c_str(),
-                us(d.in_model_s, "-").c_str(), us(d.median_s, d.status).c_str(), 100 * d.share,
-                d.tunable ? "yes" : ("no: " + d.why_not.substr(0, 80)).c_str());
+  std::fputs(profile_table(p).render().c_str(), stdout);
 }
 
 void print_tuning(const iree::ModelTuning& t) {
@@ -203,65 +205,12 @@ void add_common_options(CLI::App* cmd, ModelArgs& args) {
   cmd->add_option("--iree-flag", args.flags, "An extra iree-compile flag (repeatable)");
 }
 
-std::string join(const std::vector<std::int64_t>& v, const char* sep = "x") {
-  std::string s;
-  for (std::int64_t x : v) s += (s.empty() ? "" : sep) + std::to_string(x);
-  return s;
-}
-
-std::string tiles(const iree::LoweringConfig* c, const char* key) {
-  if (!c) return "-";
-  const auto t = c->tiles(key);
-  return t ? "[" + join(*t, ",") + "]" : "-";
-}
-
 // One row per dispatch: what IREE chose and what its kernel costs on the target.
 void print_inspection(const iree::CompiledModel& c, const iree::ModelInspection& in, const iree::IreeTools& tools) {
   std::printf("%s for %s with IREE %s: %zu dispatch(es); code object %s\n", c.model.string().c_str(),
               c.target.text().c_str(), tools.version.c_str(), c.dispatches.size(), in.code_object.string().c_str());
   const bool nvidia = c.target.device == "cuda";
-  // AMD: VGPR (incl. AGPRs), AGPR, SGPR, LDS, scratch; NVIDIA: registers, -, barriers, static +
-  // dynamic shared memory, spill stores.
-  const std::array<const char*, 5> keys =
-      nvidia ? std::array<const char*, 5>{"registers", "-", "barriers", "shared", "spill_store_bytes"}
-             : std::array<const char*, 5>{"vgprs (total, incl. AGPRs)", "agprs", "sgprs", "lds_bytes", "scratch_bytes_per_lane"};
-  std::printf("%-3s %-44s %-15s %-16s %-10s %5s %5s %5s %7s %7s %-34s %-9s %s\n", "#", "dispatch", "root op", "MxNxK",
-              "wg tile", nvidia ? "REGS" : "VGPR", nvidia ? "" : "AGPR", nvidia ? "BARS" : "SGPR", nvidia ? "SMEM" : "LDS",
-              nvidia ? "spills" : "scratch", nvidia ? "occupancy (blocks/SM, limiter)" : "occupancy (waves/SIMD, limiter)",
-              "asm check", "ISA findings");
-  int i = 0;
-  for (const iree::DispatchInspection& d : in.dispatches) {
-    const iree::ConfiguredDispatch& k = d.dispatch.config;
-    const iree::LoweringConfig* root = k.lowering_configs.empty() ? nullptr : &k.lowering_configs.front();
-    const auto mnk = k.matmul_mnk();
-    auto figure = [&](const char* key) -> std::string {
-      if (std::string(key) == "shared" && d.kernel) {  // static + IREE's dynamic shared memory
-        const nlohmann::json* s = d.kernel->resource("shared_bytes (static)");
-        const nlohmann::json* dyn = d.kernel->resource("dynamic_shared_bytes (IREE's workgroup_local_memory)");
-        return std::to_string((s ? s->get<std::int64_t>() : 0) + (dyn ? dyn->get<std::int64_t>() : 0));
-      }
-      const nlohmann::json* v = d.kernel ? d.kernel->resource(key) : nullptr;
-      return v ? v->dump() : "-";
-    };
-    std::string occupancy = "-";
-    if (d.kernel && d.kernel->nvidia_occupancy) occupancy = d.kernel->nvidia_occupancy->summary();
-    if (d.kernel && d.kernel->amdgpu_occupancy) {
-      const auto& o = *d.kernel->amdgpu_occupancy;
-      occupancy = o.launchable ? std::to_string(o.waves_per_simd).substr(0, 4) + " (" +
-                                     (o.limiters.empty() ? std::string("-") : analysis::to_string(o.limiters.front())) + ")"
-                               : "not launchable";
-    }
-    std::string findings;
-    if (d.kernel)
-      for (const auto& f : d.kernel->findings)
-        if (f.severity != analysis::IsaSeverity::Info) findings += (findings.empty() ? "" : ", ") + f.check;
-    const std::string check = d.assembly_check.contains("agrees") ? (d.assembly_check.at("agrees").get<bool>() ? "equal" : "DIFFERS") : "-";
-    std::printf("%-3d %-44s %-15s %-16s %-10s %5s %5s %5s %7s %7s %-34s %-9s %s\n", i++, d.dispatch.name.substr(0, 44).c_str(),
-                root ? root->op.c_str() : "-", mnk ? join(*mnk).c_str() : "-", tiles(root, "workgroup").c_str(),
-                figure(keys[0]).c_str(), nvidia ? "" : figure(keys[1]).c_str(), figure(keys[2]).c_str(),
-                figure(keys[3]).c_str(), figure(keys[4]).c_str(), occupancy.c_str(), check.c_str(),
-                findings.empty() ? "-" : findings.c_str());
-  }
+  std::fputs(inspection_table(in).render().c_str(), stdout);
   for (const auto& n : in.notes) std::printf("note: %s\n", n.c_str());
   for (const auto& n : in.report.notes) std::printf("note: %s\n", n.c_str());
   if (nvidia)
@@ -277,26 +226,7 @@ void print_inspection(const iree::CompiledModel& c, const iree::ModelInspection&
 void print_table(const iree::CompiledModel& c, const iree::IreeTools& tools) {
   std::printf("%s for %s with IREE %s: %zu dispatch(es), compiled in %.1f s; dump in %s\n", c.model.string().c_str(),
               c.target.text().c_str(), tools.version.c_str(), c.dispatches.size(), c.seconds, c.dump_dir.string().c_str());
-  std::printf("%-3s %-44s %-15s %-16s %-12s %-14s %-12s %-12s %-8s %-30s %s\n", "#", "dispatch", "op", "MxNxK / shape",
-              "pipeline", "workgroup", "wg tile", "reduction", "prefetch", "mma_kind", "ktune kernels");
-  int i = 0;
-  for (const iree::DumpedDispatch& d : c.dispatches) {
-    const iree::ConfiguredDispatch& k = d.config;
-    const iree::LoweringConfig* root = k.lowering_configs.empty() ? nullptr : &k.lowering_configs.front();
-    std::string shape = "-";
-    if (auto mnk = k.matmul_mnk()) shape = join(*mnk);
-    else if (!k.bindings.empty()) shape = join(k.bindings.back().shape);
-    std::string prefetch = "-";
-    if (k.translation)
-      for (const auto& o : k.translation->pipeline_options)
-        if (o.key == "prefetch_num_stages") prefetch = o.value;
-    const iree::DispatchGemmResult g = iree::recognize_dispatch_gemm(d);
-    std::printf("%-3d %-44s %-15s %-16s %-12s %-14s %-12s %-12s %-8s %-30s %s\n", i++, k.export_name.substr(0, 44).c_str(),
-                root ? root->op.c_str() : "-", shape.c_str(), k.translation ? k.translation->pipeline.c_str() : "-",
-                k.translation ? join(k.translation->workgroup_size).c_str() : "-", tiles(root, "workgroup").c_str(),
-                tiles(root, "reduction").c_str(), prefetch.c_str(), root ? root->mma_kind().value_or("-").c_str() : "-",
-                g.gemm ? g.gemm->describe().c_str() : "-");
-  }
+  std::fputs(dispatches_table(c).render().c_str(), stdout);
 }
 
 int list_candidates(const ModelArgs& args, bool json) {
@@ -331,17 +261,7 @@ int list_candidates(const ModelArgs& args, bool json) {
   std::printf("%s: %zu candidates of %zu enumerated (%.3f s)\n", d.name.c_str(), candidates.size(), summary.enumerated,
               summary.seconds);
   for (const auto& [why, count] : summary.rejected) std::printf("  rejected %zu: %s\n", count, why.c_str());
-  std::printf("%-3s %-8s %-14s %-12s %-10s %-8s %-8s %s\n", "#", "score", "workgroup", "subgroup", "reduction", "threads",
-              "prefetch", args.build > 0 ? "build" : "mma_kind");
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const iree::MatmulCandidate& m = candidates[i];
-    std::string build = m.knobs.mma_kind;
-    if (i < builds.size())
-      build = builds[i].ok ? "ok (" + std::to_string(builds[i].seconds).substr(0, 4) + " s)" : "FAILED: " + builds[i].error.substr(0, 300);
-    std::printf("%-3zu %-8.3f %-14s %-12s %-10s %-8lld %-8d %s%s\n", i, m.score, join(m.workgroup, ",").c_str(),
-                join(m.subgroup, ",").c_str(), join(m.reduction, ",").c_str(), static_cast<long long>(m.workgroup_size),
-                m.knobs.prefetch_stages, build.c_str(), m.is_default ? "  (IREE's default)" : "");
-  }
+  std::fputs(candidates_table(candidates, builds, args.build > 0).render().c_str(), stdout);
   return kExitOk;
 }
 
@@ -476,7 +396,8 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
         print_json(iree::to_json(r));
       } else {
         for (const iree::DispatchRanking& d : r.dispatches) {
-          std::printf("%s (%s): %zu candidates, static ranks (not times):\n", d.dispatch.c_str(), join(d.mnk).c_str(),
+          std::printf("%s (%s): %zu candidates, static ranks (not times):\n", d.dispatch.c_str(),
+                      iree::find_dispatch(c, d.dispatch).config.shape_label().c_str(),
                       d.candidates.size());
           for (std::size_t i = 0; i < d.candidates.size() && i < 8; ++i) {
             const iree::RankedCandidate& k = d.candidates[i];
@@ -543,7 +464,7 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   prof->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
       const iree::ModelRunOptions options = run_options(*args, global);  // bad options fail before the compile
-      const iree::ModelSession session = open_session(*args);
+      const iree::ModelSession session = open_session(*args, global);
       const iree::ModelProfile p = iree::profile_model(session, options);
       const nlohmann::json j = p.to_json();
       if (global.json) print_json(j);
@@ -574,7 +495,7 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   tune->callback([&global, &handler, args] {
     handler = [&global, args]() -> int {
       const iree::ModelRunOptions options = run_options(*args, global);  // bad options fail before the compile
-      const iree::ModelSession session = open_session(*args);
+      const iree::ModelSession session = open_session(*args, global);
       const iree::ModelTuning t = iree::tune_model(session, options);
       if (!args->output.empty()) iree::write_tuning_output(session, t, args->output);
       const nlohmann::json j = t.to_json();

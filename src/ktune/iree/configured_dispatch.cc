@@ -297,6 +297,23 @@ bool ContractionLoops::is_static() const {
   return std::none_of(sizes.begin(), sizes.end(), [](std::int64_t s) { return s < 0; });
 }
 
+std::string extent_text(std::int64_t extent) { return extent < 0 ? "?" : std::to_string(extent); }
+
+std::string extents_text(const std::vector<std::int64_t>& extents) {
+  std::string s;
+  for (std::int64_t e : extents) s += (s.empty() ? "" : "x") + extent_text(e);
+  return s;
+}
+
+std::string ContractionLoops::label() const {
+  const auto at = [&](int loop) { return sizes[static_cast<std::size_t>(loop)]; };
+  const std::string mnk = extents_text({at(m), at(n), at(k)});
+  if (batch.empty()) return mnk;
+  // One dynamic batch extent makes the count unknown (batch_count() would multiply in a -1).
+  const bool dynamic = std::any_of(batch.begin(), batch.end(), [&](int b) { return at(b) < 0; });
+  return (dynamic ? std::string("?") : std::to_string(batch_count())) + " x " + mnk;
+}
+
 std::optional<ContractionLoops> ConfiguredDispatch::contraction() const {
   if (lowering_configs.empty()) return std::nullopt;
   const LoweringConfig& root = lowering_configs.front();
@@ -360,6 +377,12 @@ std::optional<std::vector<std::int64_t>> ConfiguredDispatch::matmul_mnk() const 
   return std::vector<std::int64_t>{m, n, k};
 }
 
+std::string ConfiguredDispatch::shape_label() const {
+  if (const auto c = contraction()) return c->label();
+  if (const auto mnk = matmul_mnk()) return extents_text(*mnk);
+  return bindings.empty() ? "-" : extents_text(bindings.back().shape);
+}
+
 nlohmann::json ConfiguredDispatch::to_json() const {
   nlohmann::json j = {{"file", file},        {"executable", executable}, {"export", export_name},
                       {"backend", backend},  {"arch", arch},             {"mma_intrinsics", mma_intrinsics},
@@ -381,6 +404,7 @@ nlohmann::json ConfiguredDispatch::to_json() const {
   if (auto mnk = matmul_mnk()) j["matmul_mnk"] = *mnk;
   if (auto c = contraction())
     j["contraction"] = {{"loop_sizes", c->sizes}, {"batch", c->batch}, {"m", c->m}, {"n", c->n}, {"k", c->k}};
+  j["shape"] = shape_label();
   return j;
 }
 

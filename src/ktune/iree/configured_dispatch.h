@@ -78,7 +78,15 @@ struct ContractionLoops {
   int m = -1, n = -1, k = -1;       // loop indices
   std::int64_t batch_count() const; // the product of the batch extents (1 without any)
   bool is_static() const;
+  // "128x128x64" (M x N x K); a batched one leads with its batch count, spaced apart so that it
+  // is not read as a fourth dimension: "8 x 128x128x64". "?" stands for a dynamic extent.
+  std::string label() const;
 };
+
+// An extent as ktune prints it: the number, or "?" when dynamic (-1).
+std::string extent_text(std::int64_t extent);
+// Extents joined with "x": {-1, 64} -> "?x64".
+std::string extents_text(const std::vector<std::int64_t>& extents);
 
 struct ConfiguredDispatch {
   std::string file;        // where it was read from
@@ -101,6 +109,9 @@ struct ConfiguredDispatch {
   // M, N, K of a root contraction without batch loops; nullopt otherwise (a batched one too:
   // see contraction()).
   std::optional<std::vector<std::int64_t>> matmul_mnk() const;
+  // The problem's size for a table: the contraction's label() (contraction(), else
+  // matmul_mnk()), else the last binding's shape (the output's); "-" when nothing tells.
+  std::string shape_label() const;
   nlohmann::json to_json() const;
 };
 

@@ -118,6 +118,35 @@ TEST(ConfiguredDispatch, ReadsABatchedContractionFromItsIndexingMaps) {
   EXPECT_EQ(c->batch_count(), 8);
   EXPECT_FALSE(d.matmul_mnk());
   EXPECT_EQ(d.to_json()["contraction"]["batch"], nlohmann::json::array({0}));
+  // Tables show the batch count, then M x N x K (K was missing: "8x512x128").
+  EXPECT_EQ(c->label(), "8 x 512x128x512");
+  EXPECT_EQ(d.shape_label(), "8 x 512x128x512");
+  EXPECT_EQ(d.to_json()["shape"], "8 x 512x128x512");
+}
+
+// A matmul with a dynamic M (IREE's `?`, read as -1) prints `?`, not -1; so do shapes of
+// dispatches that are no contraction (the output binding's), and a dynamic batch count.
+TEST(ConfiguredDispatch, DynamicExtentsPrintAsQuestionMarks) {
+  const std::string text = R"(hal.executable public @dyn_dispatch_0 {
+  hal.executable.export public @dyn_dispatch_0_matmul_Dx64x128_f32 ordinal(0)
+        %8 = hal.interface.binding.subspan layout(#pl) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128x64xf32, #hal.descriptor_type<storage_buffer>>
+        %10 = hal.interface.binding.subspan layout(#pl) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<?x128xf32, #hal.descriptor_type<storage_buffer>>{%9}
+        %11 = hal.interface.binding.subspan layout(#pl) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<?x64xf32, #hal.descriptor_type<storage_buffer>>{%9}
+        %16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%12, %13 : tensor<?x128xf32>, tensor<128x64xf32>) outs(%15 : tensor<?x64xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{workgroup = [1, 1, 0]}>} {
+})";
+  const ConfiguredDispatch d = parse_configured_dispatch(text, "dyn.mlir");
+  ASSERT_TRUE(d.contraction());
+  EXPECT_EQ(d.shape_label(), "?x64x128");
+  EXPECT_EQ(extents_text({-1, 30, 32}), "?x30x32");
+  ContractionLoops batched;
+  batched.sizes = {-1, 16, 32, 8};
+  batched.batch = {0};
+  batched.m = 1, batched.n = 2, batched.k = 3;
+  EXPECT_EQ(batched.label(), "? x 16x32x8");
+  ConfiguredDispatch softmax;  // no contraction: the output's shape
+  softmax.bindings = {{0, {256, 1024}, "f32", true}, {1, {-1, 1024}, "f32", false}};
+  EXPECT_EQ(softmax.shape_label(), "?x1024");
+  EXPECT_EQ(ConfiguredDispatch{}.shape_label(), "-");
 }
 
 // llvm-cpu configures the accumulator's linalg.fill before the matmul: the matmul is the root.

@@ -273,6 +273,7 @@ nlohmann::json to_json(const ModelInspection& inspection) {
     }
     if (c.translation) j["pipeline"] = c.translation->pipeline, j["workgroup_size"] = c.translation->workgroup_size;
     if (auto mnk = c.matmul_mnk()) j["mnk"] = *mnk;
+    j["shape"] = c.shape_label();  // a batched contraction's too: "8 x 128x128x64"
     nlohmann::json shapes = nlohmann::json::array();
     for (const Binding& b : c.bindings) shapes.push_back({{"binding", b.index}, {"shape", b.shape}, {"type", b.element_type}});
     j["bindings"] = shapes;

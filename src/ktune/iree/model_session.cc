@@ -22,6 +22,12 @@ IreeEvaluationRequest ModelSession::request_base(int ordinal) const {
   return r;
 }
 
+fs::path default_work_dir(const fs::path& db_path, const fs::path& model, const Target& target) {
+  const fs::path db_dir = fs::absolute(db_path).parent_path();
+  const std::string digest = sha256_hex(fs::absolute(model).lexically_normal().string()).substr(0, 8);
+  return db_dir / "ktune-work" / (model.stem().string() + "-" + target.chip + "-" + digest);
+}
+
 ModelSession open_model_session(const IreeTools& tools, const fs::path& model, const Target& target,
                                 const fs::path& work_dir, const ModelSessionOptions& options) {
   if (tools.run_module.empty() || tools.benchmark_module.empty())

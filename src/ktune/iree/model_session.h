@@ -34,6 +34,14 @@ struct ModelSessionOptions {
   std::vector<std::string> extra_flags;
 };
 
+// Where `model profile` / `model tune` build when not told (--work-dir): beside the database
+// that records the session's results, <db dir>/ktune-work/<model stem>-<chip>-<8 hex digits of
+// the model's absolute path>, never the current directory. The database is what a re-run resumes
+// from, so the builds its results name stay with it wherever the command runs from; the path's
+// digest keeps two models of one name (a/model.mlir, b/model.mlir) apart.
+std::filesystem::path default_work_dir(const std::filesystem::path& db_path, const std::filesystem::path& model,
+                                       const Target& target);
+
 // Compiles `model` for `target` into work_dir/default, reads its signature and writes random
 // inputs (uniform in [-1, 1) for floats, [-4, 4] for integers) to work_dir/inputs. Throws
 // IreeError naming the model and what failed.

@@ -20,11 +20,11 @@ double since(std::chrono::steady_clock::time_point start) {
 }
 
 std::string root_of(const DumpedDispatch& d) {
+  // The JSON's "root" keeps its format ("batch_matmul 8x128x128x64"); tables use shape_label().
   if (const auto c = d.config.contraction()) {
-    const auto size = [](std::int64_t s) { return s < 0 ? std::string("?") : std::to_string(s); };
-    const auto at = [&](int loop) { return size(c->sizes[static_cast<std::size_t>(loop)]); };
-    const std::string mnk = at(c->m) + "x" + at(c->n) + "x" + at(c->k);
-    return c->batch.empty() ? "matmul " + mnk : "batch_matmul " + size(c->batch_count()) + "x" + mnk;
+    const auto at = [&](int loop) { return c->sizes[static_cast<std::size_t>(loop)]; };
+    const std::string mnk = extents_text({at(c->m), at(c->n), at(c->k)});
+    return c->batch.empty() ? "matmul " + mnk : "batch_matmul " + extent_text(c->batch_count()) + "x" + mnk;
   }
   return d.config.lowering_configs.empty() ? "?" : d.config.lowering_configs.front().op;
 }
@@ -41,13 +41,7 @@ measure::Policy benchmark_policy(const ModelRunOptions& o) {
 // One session of `kind` evaluating exactly `configs` (no search), through the tuning loop.
 tuner::TuneSummary run_fixed(tuner::CandidateKind& kind, const ModelRunOptions& o, std::vector<Config> configs,
                              const std::string& label) {
-  tuner::TuneOptions t = o.tune;
-  t.fixed_configs = std::move(configs);
-  t.session_label = label;
-  t.confirm = 0;
-  t.max_evaluations.reset();
-  t.max_seconds.reset();
-  return tuner::run_tuning(kind, t);
+  return tuner::run_tuning(kind, fixed_tune_options(o, std::move(configs), label));
 }
 
 // The HAL profile recorded with the default build's result (fresh or resumed), if any.
@@ -66,6 +60,31 @@ std::optional<double> ok_median(const tuner::TuneSummary& s, const Config& confi
 }
 
 }  // namespace
+
+// Measured again on every run, deliberately (tuner::resumes_recorded_results): the whole-model
+// comparison is a ratio of two times that mean something only when taken side by side in one
+// session, in one GPU state (clocks, temperature, other tenants), and its "tuned" build is
+// whichever winners this run merged, which its config {"build": "tuned"} does not name; a
+// recorded time could be another substitution set's. The profile is the time of the model as it
+// runs now (and chooses what is tuned). Each is a few runs of one build, not a search.
+tuner::TuneOptions fixed_tune_options(const ModelRunOptions& o, std::vector<Config> configs, const std::string& label) {
+  tuner::TuneOptions t = o.tune;
+  t.fixed_configs = std::move(configs);
+  t.session_label = label;
+  t.confirm = 0;
+  t.max_evaluations.reset();
+  t.max_seconds.reset();
+  return t;
+}
+
+// The candidates are the search: resumed (unless --no-resume), so a re-run neither compiles nor
+// measures a candidate the database has a result for on this device; it picks among them all.
+tuner::TuneOptions dispatch_tune_options(const ModelRunOptions& o) {
+  tuner::TuneOptions t = o.tune;
+  t.confirm = 0;  // every candidate already gets the same repetitions
+  t.session_label = "model tune";
+  return t;
+}
 
 // IREE names a dispatch after the function it
 // was formed in (`mm_dispatch_0`, `main$async_dispatch_3`), so one named after another exported
@@ -265,10 +284,7 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
     t.candidates = kind.candidates().size() + kind.object_candidates().size();
     t.object_candidates = kind.object_candidates().size();
     t.objects_unsupported = kind.objects_unsupported();
-    tuner::TuneOptions to = o.tune;
-    to.confirm = 0;  // every candidate already gets the same repetitions
-    to.session_label = "model tune";
-    t.summary = tuner::run_tuning(kind, to);
+    t.summary = tuner::run_tuning(kind, dispatch_tune_options(o));
     db::Database database(o.tune.db_path.empty() ? db::Database::default_path() : o.tune.db_path);
     pick_winner(kind, database, t);
     if (!t.configured.empty()) m.substitutions.push_back({t.name, t.configured});

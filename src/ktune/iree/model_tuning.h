@@ -104,6 +104,12 @@ struct ModelTuning {
 
 ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& options);
 
+// The options of the sessions tune_model runs. A fixed list (the profile's default builds, the
+// default-vs-tuned comparison) is measured on every run, never resumed; a dispatch's candidates
+// are a search, resumed from the database unless options.tune.resume is false.
+tuner::TuneOptions fixed_tune_options(const ModelRunOptions& options, std::vector<Config> configs, const std::string& label);
+tuner::TuneOptions dispatch_tune_options(const ModelRunOptions& options);
+
 // Writes the answer to `dir`: each winner's configured source (<dispatch>.mlir), flags.txt (the
 // iree-compile flags, substitution paths relative to `dir`), compile.sh (cd there and compile
 // the model with them), tuned.vmfb when one was built, and result.json.

@@ -46,5 +46,45 @@ TEST(RunsInFunction, AnotherExportedFunctionsDispatchIsLeftOut) {
   EXPECT_TRUE(runs_in_function(mm, session, std::nullopt));
 }
 
+// A second `model tune` measures the profile and the default-vs-tuned comparison again (a ratio
+// taken side by side in one session; the "tuned" build is this run's winners), but answers every
+// dispatch candidate already in the database from it: none is compiled or measured again.
+TEST(ModelTuneSessions, ReRunsMeasureTheComparisonAgainButResumeTheCandidates) {
+  ModelRunOptions o;
+  o.tune.max_evaluations = 7;
+  o.tune.max_seconds = 30;
+  const tuner::TuneOptions fixed = fixed_tune_options(o, {{{"build", Value::string("default")}}}, "model tune: default vs tuned");
+  EXPECT_FALSE(tuner::resumes_recorded_results(fixed));
+  ASSERT_TRUE(fixed.fixed_configs);
+  EXPECT_EQ(fixed.fixed_configs->size(), 1u);
+  EXPECT_FALSE(fixed.max_evaluations);  // a fixed list runs whole
+  EXPECT_EQ(fixed.session_label, "model tune: default vs tuned");
+
+  const tuner::TuneOptions candidates = dispatch_tune_options(o);
+  EXPECT_TRUE(tuner::resumes_recorded_results(candidates));
+  EXPECT_FALSE(candidates.fixed_configs);
+  EXPECT_EQ(candidates.max_evaluations, 7u);
+  EXPECT_EQ(candidates.confirm, 0u);
+
+  o.tune.resume = false;  // --no-resume
+  EXPECT_FALSE(tuner::resumes_recorded_results(dispatch_tune_options(o)));
+}
+
+// The work directory sits beside the database a re-run resumes from, never in the current
+// directory; two models of one name get two directories, one model always the same one.
+TEST(DefaultWorkDir, BesideTheDatabaseOnePerModelPathAndChip) {
+  const Target sm80 = parse_target("cuda:sm_80");
+  const std::filesystem::path a = default_work_dir("/data/ktune/ktune.db", "/m/a/model.mlir", sm80);
+  EXPECT_EQ(a.parent_path(), "/data/ktune/ktune-work");
+  EXPECT_EQ(a.filename().string().rfind("model-sm_80-", 0), 0u) << a;
+  EXPECT_EQ(a, default_work_dir("/data/ktune/ktune.db", "/m/a/../a/model.mlir", sm80));
+  EXPECT_NE(a, default_work_dir("/data/ktune/ktune.db", "/m/b/model.mlir", sm80));
+  EXPECT_NE(a, default_work_dir("/data/ktune/ktune.db", "/m/a/model.mlir", parse_target("hip:gfx942")));
+  // A relative database path is taken from the working directory, as the database itself is.
+  const std::filesystem::path relative = default_work_dir("k.db", "/m/a/model.mlir", sm80);
+  EXPECT_TRUE(relative.is_absolute()) << relative;
+  EXPECT_EQ(relative.parent_path(), std::filesystem::current_path() / "ktune-work");
+}
+
 }  // namespace
 }  // namespace ktune::iree

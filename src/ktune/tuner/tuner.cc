@@ -23,6 +23,8 @@ std::atomic<bool>& interrupt_flag() {
   return flag;
 }
 
+bool resumes_recorded_results(const TuneOptions& options) { return options.resume && !options.fixed_configs; }
+
 namespace {
 
 double now_unix() {
@@ -242,7 +244,7 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
   for (auto& lane : lanes) {
     lane.record = {0, lane.info.fingerprint, lane.info.backend, lane.info.name, lane.info.properties};
     lane.record.id = database.upsert_device(lane.record);
-    if (options.resume && !options.fixed_configs)
+    if (resumes_recorded_results(options))
       for (auto& r : database.results_for(lane.record.id, summary.kernel.id, summary.problem.id))
         prior.emplace(r.config_key, std::move(r));
   }

@@ -84,6 +84,12 @@ struct TuneSummary {
   nlohmann::json sanitized = nlohmann::json::array();
 };
 
+// Whether a session answers configs from results already recorded for its device, kernel and
+// problem instead of measuring them (resume): a search does, unless --no-resume; a fixed list
+// (ktune bench; model profile; model tune's default-vs-tuned comparison) never does, since its
+// caller asked for these configs to be measured now, side by side in one session.
+bool resumes_recorded_results(const TuneOptions& options);
+
 // Set by SIGINT/SIGTERM handlers; the session stops after the candidate in flight.
 std::atomic<bool>& interrupt_flag();
 
