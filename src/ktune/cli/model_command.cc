@@ -265,12 +265,7 @@ int list_candidates(const ModelArgs& args, bool json) {
   return kExitOk;
 }
 
-}  // namespace
-
-void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
-  CLI::App* model = app.add_subcommand("model", "Whole models compiled with IREE (needs scripts/install-deps.sh's .venv)");
-  model->require_subcommand(1);
-  auto args = std::make_shared<ModelArgs>();
+void add_dispatches_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* cmd = model->add_subcommand(
       "dispatches", "Compile MODEL.mlir with iree-compile for a target and list its dispatches with IREE's configuration");
   add_common_options(cmd, *args);
@@ -298,7 +293,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return kExitOk;
     };
   });
+}
 
+void add_dump_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* dump = model->add_subcommand(
       "dump", "Compile MODEL.mlir with one binary per dispatch and list each dispatch's files (configured source, "
               "benchmark source, code object, assembly) for reading and editing");
@@ -312,7 +309,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return kExitOk;
     };
   });
+}
 
+void add_substitute_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* substitute = model->add_subcommand(
       "substitute", "Recompile MODEL.mlir with dispatches' code replaced by your objects (DISPATCH=FILE.hsaco) and "
                     "check that the module carries them");
@@ -342,7 +341,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return r.verified() ? kExitOk : kExitError;
     };
   });
+}
 
+void add_spec_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* spec = model->add_subcommand(
       "spec", "Write the AMD tuning spec that applies chosen candidates (DISPATCH=CANDIDATE, as `model candidates` "
               "lists them), compile the model with it and check in IREE's dump that every entry took");
@@ -370,7 +371,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return w.verified() ? kExitOk : kExitError;
     };
   });
+}
 
+void add_rank_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* rank = model->add_subcommand(
       "rank", "Rank the IREE-knob candidates of a model's largest matmul dispatches for an AMD target without its GPU: "
               "each compiled and its code object inspected, ordered by a static rule, recorded as offline ranks "
@@ -419,9 +422,11 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return !r.spec || r.spec->verified() ? kExitOk : kExitError;
     };
   });
+}
 
+void add_inspect_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* inspect = model->add_subcommand(
-      "inspect", "Compile MODEL.mlir for an AMD target (hip:gfx942, gfx950, gfx90a) and inspect every dispatch's "
+      "inspect", "Compile MODEL.mlir for an AMD or NVIDIA target (hip:gfx942, gfx950, gfx90a; cuda:sm_80) and inspect every dispatch's "
                  "kernel: registers, LDS, scratch, occupancy and its limiter, ISA findings, checked against IREE's "
                  "assembly");
   add_common_options(inspect, *args);
@@ -444,7 +449,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return kExitOk;
     };
   });
+}
 
+void add_candidates_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* cand = model->add_subcommand(
       "candidates", "Compile MODEL.mlir, then list ktune's candidate configurations of one matmul dispatch (IREE's own first); "
                     "--build N compiles the first N with IREE and checks that each took");
@@ -455,7 +462,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cand->callback([&global, &handler, args] {
     handler = [&global, args]() -> int { return list_candidates(*args, global.json); };
   });
+}
 
+void add_profile_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* prof = model->add_subcommand(
       "profile", "Compile MODEL.mlir, time the whole model on random inputs and each dispatch alone on the GPU, ranked by "
                  "share of time; every measurement recorded in the database");
@@ -473,7 +482,9 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return p.model_median_s ? kExitOk : kExitNoValidConfig;
     };
   });
+}
 
+void add_tune_command(CLI::App* model, GlobalOptions& global, Handler& handler, const std::shared_ptr<ModelArgs>& args) {
   CLI::App* tune = model->add_subcommand(
       "tune", "Profile MODEL.mlir, tune its hottest matmul dispatches with IREE's own knobs and ktune's generated kernels "
               "as executable objects (each candidate compiled, "
@@ -506,6 +517,24 @@ void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       return t.default_model_s ? kExitOk : kExitNoValidConfig;
     };
   });
+}
+
+}  // namespace
+
+void add_model_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
+  CLI::App* model = app.add_subcommand("model", "Whole models compiled with IREE (needs scripts/install-deps.sh's .venv)");
+  model->require_subcommand(1);
+  // One ModelArgs for all subcommands: CLI11 parses only the one given.
+  auto args = std::make_shared<ModelArgs>();
+  add_dispatches_command(model, global, handler, args);
+  add_dump_command(model, global, handler, args);
+  add_substitute_command(model, global, handler, args);
+  add_spec_command(model, global, handler, args);
+  add_rank_command(model, global, handler, args);
+  add_inspect_command(model, global, handler, args);
+  add_candidates_command(model, global, handler, args);
+  add_profile_command(model, global, handler, args);
+  add_tune_command(model, global, handler, args);
 }
 
 }  // namespace ktune::cli
