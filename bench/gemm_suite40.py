@@ -363,6 +363,17 @@ def measure(shape, args, executor):
     except Exception as e:  # noqa: BLE001 - a peer that cannot run this shape is a result
         row["triton_error"] = repr(e)[:300]
     kt = row["ktune"]
+    if args.compare_ktune:
+        # A second build tuned on the same shape, its generated kernel timed here beside the
+        # first's: an A/B of two builds against the same peers in one run.
+        kb = row["compare"] = tune(args.compare_ktune, *shape, extra=args.ktune_arg)
+        if kb.get("baseline_s") and kb.get("generated_s"):
+            kb["generated_vs_cublaslt_default"] = kb["baseline_s"] / kb["generated_s"]
+        if "generated_config" in kb:
+            try:
+                kb["generated_ms"] = run_in_process(executor, kb["problem"], kb["generated_config"], a, b, out_dtype)[0]
+            except Exception as e:  # noqa: BLE001
+                kb["generated_error"] = repr(e)[:300]
     for which in ("generated", "pick"):
         if f"{which}_config" in kt:
             try:
@@ -420,6 +431,7 @@ def main():
     ap.add_argument("--triton-cold", action="store_true",
                     help="time Triton's autotune cold on every shape (fresh cache directory, no compiled "
                          "kernels in the process), then warm; default: one cache in suite order")
+    ap.add_argument("--compare-ktune", help="a second ktune build to tune each shape with too (A/B in one run)")
     ap.add_argument("--ktune-arg", action="append", default=[],
                     help="an extra argument for every `ktune tune gemm` (repeat it), e.g. --ktune-arg=--generated-pingpong")
     args = ap.parse_args()
@@ -438,6 +450,11 @@ def main():
               f"pick/default {row.get('pick_vs_cublaslt_default', 0):5.2f} gen/triton {row.get('generated_vs_triton', 0):5.2f} "
               f"pick/torch {row.get('pick_vs_torch', 0):5.2f} tune {kt.get('wall_s', 0):5.1f}s triton "
               f"{row.get('triton_tune_s', 0):5.1f}s {kt.get('error', '')[:80]}{row.get('triton_error', '')[:60]}", flush=True)
+        if "compare" in row:
+            kb = row["compare"]
+            print(f"{'(compare build)':32s} gen/default {kb.get('generated_vs_cublaslt_default', 0):5.2f} "
+                  f"gen {kb.get('generated_ms', 0) * 1e3:8.1f} us against {row.get('ktune_generated_ms', 0) * 1e3:8.1f} us "
+                  f"tune {kb.get('wall_s', 0):5.1f}s {kb.get('error', '')[:80]}", flush=True)
         with open(args.out, "w") as f:
             json.dump(res, f, indent=1)
     res["summary"] = summary(res["rows"])

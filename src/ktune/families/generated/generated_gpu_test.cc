@@ -600,6 +600,37 @@ TEST(GeneratedGpu, SwappedKernelsStoreDTransposed) {
   verify_knobs(make(16, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 16x3000x2048");
 }
 
+// Tile widths in steps of 16 with one warpgroup across (144, 176, 208, 240, 80: stmatrix and
+// row copies, no TMA store; 192x208 as three warpgroups) and swapped kernels for mid-size M (M along tiles of 80-256
+// columns, stored transposed), over ragged sizes, persistent or not, a batch with C and bias,
+// each verified against fp64.
+TEST(GeneratedGpu, TilesInStepsOf16AndSwappedMidM) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  for (const char* layout : {"nt", "tt"}) {
+    const std::string l(layout);
+    verify_knobs(make(660, 3072, 1100, gemm::Precision::BF16, layout), wgmma(128, 144, 2, 1, 4, true), "128x144 " + l);
+    verify_knobs(make(777, 1000, 520, gemm::Precision::F16, layout), wgmma(64, 176, 1, 1, 5, false), "64x176 " + l);
+    verify_knobs(make(1000, 2000, 264, gemm::Precision::BF16, layout), wgmma(192, 208, 3, 1, 3, true), "192x208 " + l);
+    verify_knobs(make(300, 1000, 520, gemm::Precision::F16, layout), wgmma(128, 240, 2, 1, 3, false), "128x240 " + l);
+    verify_knobs(make(500, 700, 520, gemm::Precision::BF16, layout), wgmma(128, 80, 2, 1, 4, true), "128x80 " + l);
+  }
+  for (const char* layout : {"nn", "nt", "tn", "tt"}) {
+    GeneratedKnobs k = wgmma(128, 144, 2, 1, 4, true);
+    k.swap_ab = true;
+    // N-contiguous B^T (A stored 't') needs 64-column tiles along M.
+    if (layout[0] == 't') k.tile_n = 128;
+    verify_knobs(make(660, 3000, 1100, gemm::Precision::BF16, layout), k, std::string("660x3000x1100 swapped ") + layout);
+  }
+  GeneratedKnobs mid = wgmma(64, 208, 1, 1, 3, false);
+  mid.swap_ab = true;
+  gemm::GemmProblem batched = make(598, 520, 264, gemm::Precision::F16, "nt");
+  batched.batch = 3;
+  batched.beta = 0.5;
+  batched.bias = true;
+  verify_knobs(batched, mid, "3 x 598x520x264 nt, 64x208 swapped, C and bias");
+}
+
 // tf32 with an M-contiguous A read into registers (KT_A_REGS), against fp64: unswapped "tt" and
 // "tn" (B copied), and swapped "nn" (B^T is the kernel's A; nothing copied) over ragged sizes,
 // one and two 64-row atoms per warpgroup, deep K tiles, a batch, split-K both ways, CTA pairs

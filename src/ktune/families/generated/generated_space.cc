@@ -115,6 +115,9 @@ double store_efficiency(const GeneratedKnobs& k, const ProblemTraits& t) {
   // read the buffer. 0.9 is a guess, not yet measured.
   if (t.out_type != 2 && sm90_staging_buffers(k, in_bytes) == 0) e *= sm90_chunk_staging(k, in_bytes) ? 0.9 : 0.55;
   if (!k.persistent) e *= 0.77;
+  // Swapped tiles store D transposed, one element per lane per store: 16 bytes of a row per
+  // quarter warp. A guess, until measured.
+  if (k.swap_ab) e *= 0.5;
   return e;
 }
 
@@ -148,6 +151,9 @@ GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_
 
 // A B panel of more K tiles leaves too little shared memory for A's ring and the staging tile.
 constexpr int kMaxPanelTiles = 4;
+// Swapped (D^T = B^T A^T) tiles for M up to this; beyond it M fills the 64-row tiles well and
+// D's transposed stores would cost more than the waste they save.
+constexpr std::int64_t kSwapMidMaxM = 1024;
 
 // Thread-block cluster shapes (cluster_n, cluster_m) the space offers beside no cluster: pairs
 // along N (sharing A) or along M (sharing B). Larger ones are refinement steps only: measured on
@@ -402,8 +408,12 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     // leave a partial one. cuBLASLt does the same with its N tile (its m): 1024x10240x8192 runs
     // as 256 tiles of 320x128 (1.94 waves on 132 SMs, against 2.42 for 128x256 tiles),
     // 512x5120x13824 as 124 tiles of 168x128 (one wave) (H100, session 17).
+    // And, with K-contiguous B and one warpgroup across, in steps of 16 (80, 112, ... 240): the
+    // stores then go through stmatrix and row copies, not TMA, but mid-size problems fill the
+    // SMs in one wave (660x3072x11008: 128x144 gives 132 tiles, 128x192 96; cuBLASLt's tiles
+    // there are 136 wide; H100, session 24).
     for (int tm : {64, 128, 192, 256})
-      for (int tn : {32, 64, 96, 128, 160, 192, 224, 256})
+      for (int tn : {32, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256})
         for (int sm : {1, 2, 3})
           for (int sn : {1, 2})
             for (int stages : {3, 4, 5, 8, 12, 16})
@@ -413,6 +423,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles || tm == 192 || tn % 64 != 0))
                       continue;
                     if ((stages > 5 && (tm > 64 || tn > 64)) || (tn == 32 && tm > 64)) continue;
+                    if (tn % 32 != 0 && (sn != 1 || !traits.b_k_contiguous || panel > 0 || split > 1)) continue;
                     // Three consumer warpgroups of 64 rows only for 192-row tiles: each issues
                     // m64nN wgmmas over the whole width, where two side by side (1x2) issue
                     // half-width ones that read A from shared memory twice as often per flop.
@@ -479,6 +490,26 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     consider(k);
                   }
                 }
+    // Swapped kernels for mid-size M as well: M along the wgmma N dimension in steps of 16
+    // wastes less of the last tile than steps of 64 rows do (660 rows: 5 tiles of 144 against
+    // 6 of 128; 598x3072x28672 ran 0.82x of cuBLASLt's default with 128-row tiles, whose pick
+    // runs M in tiles of 120-136 columns; H100, session 24). Their stores are transposed
+    // element by element, which store_efficiency charges.
+    // Only widths that waste fewer of M's rows than 128-row tiles do (none where M is a
+    // multiple of 128).
+    const std::int64_t row_waste = ceil_div(traits.m, 128) * 128 - traits.m;
+    if (options.swap_ab && traits.m > 64 && traits.m <= kSwapMidMaxM)
+      for (int tm : {64, 128})
+        for (int tn = 64; tn <= 256; tn += 16)
+          for (int sm : {1, 2})
+            if (ceil_div(traits.m, tn) * tn - traits.m < row_waste)
+            for (int stages : {3, 4, 5})
+              for (bool persistent : {false, true}) {
+                if (sm == 2 && tm != 128) continue;
+                GeneratedKnobs k = wgmma_knobs(tm, tn, sm, 1, stages, persistent, traits.in_type);
+                k.swap_ab = true;
+                consider(k);
+              }
     // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
     // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
     // whole tile, two taking turns.
@@ -627,6 +658,8 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([](GeneratedKnobs& k) { k.tile_n = k.tile_n * 3 / 2; });
     step([](GeneratedKnobs& k) { k.tile_n += 32; });
     step([](GeneratedKnobs& k) { k.tile_n -= 32; });
+    step([](GeneratedKnobs& k) { k.tile_n += 16; });
+    step([](GeneratedKnobs& k) { k.tile_n -= 16; });
     step([](GeneratedKnobs& k) { k.stages += 1; });
     step([](GeneratedKnobs& k) { k.stages -= 1; });
     step([](GeneratedKnobs& k) { std::swap(k.subgroup_m, k.subgroup_n); });

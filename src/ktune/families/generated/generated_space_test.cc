@@ -180,6 +180,18 @@ TEST(GeneratedSwapAB, TheKernelComputesTheTransposedProblem) {
   options.swap_ab = true;
   const ProblemTraits prefill = problem_traits(make_problem(128, 8192, 4096, gemm::Precision::BF16, "nt"));
   for (const RankedKnobs& r : rank_space(prefill, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
+  // Mid-size M off a multiple of 128: swapped tiles along M in steps of 16, each wasting fewer
+  // of M's rows than 128-row tiles (660: 108 rows) do, and the selection measures one.
+  const ProblemTraits mid = problem_traits(make_problem(660, 3072, 11008, gemm::Precision::BF16, "nt"));
+  int swapped = 0;
+  for (const RankedKnobs& r : rank_space(mid, h100(), options))
+    if (r.knobs.swap_ab) {
+      ++swapped;
+      EXPECT_LT((660 + r.knobs.tile_n - 1) / r.knobs.tile_n * r.knobs.tile_n - 660, 108) << r.knobs.tile_n;
+    }
+  EXPECT_GT(swapped, 0);
+  const std::vector<RankedKnobs> mid_chosen = select_candidates(mid, h100(), options);
+  EXPECT_TRUE(std::any_of(mid_chosen.begin(), mid_chosen.end(), [](const RankedKnobs& r) { return r.knobs.swap_ab; }));
 }
 
 // tf32 with an N-contiguous B: every tiling also swapped, whose kernel reads B^T into registers
@@ -531,7 +543,8 @@ TEST(GeneratedSpace, NeighboursAreOneValidStepAwayAndNew) {
       const int differences = (s.tile_m != k.tile_m) + (s.tile_n != k.tile_n) + (s.tile_k != k.tile_k) +
                               (s.stages != k.stages) + (s.split_k != k.split_k) + (s.persistent != k.persistent) +
                               (s.swizzle_group != k.swizzle_group) + (s.path != k.path) + (s.cluster_n != k.cluster_n) +
-                              (s.cluster_m != k.cluster_m) +
+                              (s.cluster_m != k.cluster_m) + (s.b_panel != k.b_panel) +
+                              (s.split_reduce != k.split_reduce) + (s.swap_ab != k.swap_ab) +
                               ((s.subgroup_m != k.subgroup_m || s.subgroup_n != k.subgroup_n) ? 1 : 0);
       closest = std::min(closest, differences);
     }
