@@ -92,5 +92,9 @@ std::string short_config(const Config& config);
 nlohmann::json stats_json(const measure::Stats& s);
 // Per family, the row of its fastest correct measured candidate (the baseline counts for cublaslt).
 std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>& rows);
+// The rows confirmation measures again, in order: the fastest screened ones (not resumed, not
+// the baseline, row 0) within 3% of the fastest, at most `confirm`; then each other family's
+// fastest screened row. None when `confirm` is 0.
+std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::size_t confirm);
 
 }  // namespace ktune::tuner

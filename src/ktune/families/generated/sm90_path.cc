@@ -23,6 +23,8 @@ constexpr int kTensorMapL2PromotionNone = 0;
 // Registers a consumer thread needs beyond its accumulators (addresses, loop state, epilogue
 // temporaries); below this ptxas spills.
 constexpr int kConsumerRegisterOverhead = 40;
+// Registers one wgmma instruction needs beyond its accumulators (descriptors, addresses).
+constexpr int kWgmmaOperandRegisters = 26;
 
 constexpr std::int64_t kMaxTmaCoordinate = 2147483647;  // TMA coordinates are signed 32-bit
 
@@ -205,6 +207,13 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   if (accumulators + kConsumerRegisterOverhead > available)
     return str(accumulators) + " fp32 accumulators per consumer thread need about " +
            str(accumulators + kConsumerRegisterOverhead) + " registers, " + str(available) + " available";
+  // One wgmma's accumulators and operands must fit the launch's entry share, whatever setmaxnreg
+  // raises later: 192x208 in three consumer warpgroups (m64n208, 104 accumulators, 128 registers
+  // at entry) failed in ptxas asking for 130 (H200, session 25); m64n192 builds there.
+  if (k.tile_n / k.subgroup_n / 2 + kWgmmaOperandRegisters > entry)
+    return "one m64n" + str(k.tile_n / k.subgroup_n) + " wgmma needs about " +
+           str(k.tile_n / k.subgroup_n / 2 + kWgmmaOperandRegisters) + " registers, " + str(entry) +
+           " at entry (" + str(threads(k)) + " threads)";
   // TMA needs every stride a multiple of 16 bytes: an operand whose rows or batch entries are
   // not is copied to 16-byte rows first (repack.h), so alignment rejects nothing here.
   if (k.split_k < 1) return "split_k must be >= 1";

@@ -371,6 +371,10 @@ TEST(Sm90Path, RegisterShares) {
   EXPECT_EQ(sm90_entry_registers(knobs(128, 128, 64, 1, 1, 4)), 248);
   EXPECT_EQ(sm90_consumer_registers(knobs(128, 128, 64, 1, 1, 4)), 248);  // one consumer: no rebalancing
   EXPECT_EQ(sm90_accumulators_per_thread(knobs(256, 192, 64, 2, 1, 4)), 192);
+  // Three consumers enter with 128 registers: one m64n208 wgmma needs about 130 (ptxas refused
+  // it), m64n176 fits.
+  EXPECT_NE(why(knobs(192, 208, 64, 3, 1, 3), problem(1000, 2000, 264, "nt")).find("wgmma needs"), std::string::npos);
+  EXPECT_EQ(why(knobs(192, 176, 64, 3, 1, 3), problem(1000, 2000, 264, "nt")), "");
 }
 
 TEST(Sm90Path, ChunkedStagingWhereNoStagingTileFits) {
@@ -833,6 +837,19 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   in_cluster_swapped.split_cluster = true;
   in_cluster_swapped.swap_ab = true;
   samples.push_back({in_cluster_swapped, problem(8192, 16, 8192, "nt")});
+  // Widths in steps of 16 with one warpgroup across (stmatrix and row copies), three consumer
+  // warpgroups at the widest m64nN that fits 128 entry registers, and swapped mid-M tiles.
+  samples.push_back({knobs(128, 144, 64, 2, 1, 4, true), problem(660, 3072, 11008, "nt")});
+  samples.push_back({knobs(192, 176, 64, 3, 1, 3, true), problem(1000, 2000, 264, "tt")});
+  ProblemTraits epilogue_nt = epilogue;
+  epilogue_nt.b_k_contiguous = true;
+  samples.push_back({knobs(128, 240, 64, 2, 1, 3, false), epilogue_nt});
+  GeneratedKnobs swapped_mid = knobs(128, 144, 64, 2, 1, 4, true);
+  swapped_mid.swap_ab = true;
+  samples.push_back({swapped_mid, problem(660, 3072, 11008, "nt")});
+  GeneratedKnobs swapped_mid_epilogue = knobs(64, 208, 64, 1, 1, 3, false);
+  swapped_mid_epilogue.swap_ab = true;
+  samples.push_back({swapped_mid_epilogue, epilogue_nt});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;
