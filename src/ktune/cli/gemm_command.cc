@@ -37,7 +37,7 @@ struct GemmArgs {
   bool generated_clusters = true;
   bool generated_swap_ab = true;
   int refine = 6;
-  double refine_window = 0.10;
+  double refine_window = 0.25;
   double tail_seconds = 0.3;
   double refine_wait = 0.1;
   int compile_wait_top = 10;
@@ -485,7 +485,7 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                   "Generated kernels measured in a second round, one knob step from the two fastest (default 6; 0: none)");
   cmd->add_option("--refine-window", args->refine_window,
                   "Refine only when the fastest generated kernel is within this fraction of the fastest candidate "
-                  "(default 0.10)")
+                  "(default 0.25)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--refine-wait", args->refine_wait,
                   "Seconds the refinement round waits at most for its kernels' compiles; those not ready are left out "

@@ -180,7 +180,7 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   const auto dir = temp_dir();
   const std::string db = (dir / "k.db").string();
   // --refine-window 10: a refinement round whatever the generated kernels' times (by default it
-  // runs only when they come within 10% of the fastest candidate); --refine-wait 600: every
+  // runs only when they come within 25% of the fastest candidate); --refine-wait 600: every
   // refinement kernel waited for (by default those still compiling after 0.1 s are left out).
   CommandResult r = ktune(
       "tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --refine-window 10 --refine-wait 600 "

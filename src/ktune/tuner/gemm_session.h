@@ -31,7 +31,7 @@ struct GemmSessionOptions {
   measure::Policy policy;        // the full policy (the baseline and the finalists)
   std::string reference = "auto";
   int refine = 6;                // generated kernels measured in the refinement round
-  double refine_window = 0.10;   // refine only within this fraction of the fastest candidate
+  double refine_window = 0.25;   // refine only within this fraction of the fastest candidate
   double refine_wait = 0.1;      // seconds the refinement waits for its compiles at most
   int compile_wait_top = 10;     // generated kernels whose compiles are always waited for
   double compile_grace = 1.0;    // seconds of waiting in all for the compiles of the rest

@@ -620,7 +620,7 @@ TEST(GeneratedGpu, TilesInStepsOf16AndSwappedMidM) {
     k.swap_ab = true;
     // N-contiguous B^T (A stored 't') needs 64-column tiles along M.
     if (layout[0] == 't') k.tile_n = 128;
-    verify_knobs(make(660, 3000, 1104, gemm::Precision::BF16, layout), k, std::string("660x3000x1104 swapped ") + layout);
+    verify_knobs(make(664, 3000, 1104, gemm::Precision::BF16, layout), k, std::string("664x3000x1104 swapped ") + layout);
   }
   GeneratedKnobs mid = wgmma(64, 208, 1, 1, 3, false);
   mid.swap_ab = true;

@@ -621,6 +621,11 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
     }
     std::size_t& count = per_tile[tile_key(r.knobs)];
     if (count >= per_tile_cap) continue;
+    // Reduced split-K kernels of one tile and split differ by stages and persistence, which the
+    // model barely tells apart: two of them at most, so that the reduced quarter holds other
+    // tiles and splits too (128x256x32768 on an H200 measured five 64x128 / 32-slice kernels,
+    // 19.4-20.0 us, and no 64x64 / 16, the H100's best; session 25).
+    if (r.knobs.split_reduce && count >= 2) continue;
     ++count;
     if (r.knobs.split_reduce) ++reduced;
     if (r.knobs.split_cluster) ++in_cluster;
