@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,9 +93,11 @@ std::string short_config(const Config& config);
 nlohmann::json stats_json(const measure::Stats& s);
 // Per family, the row of its fastest correct measured candidate (the baseline counts for cublaslt).
 std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>& rows);
-// The rows confirmation measures again, in order: the fastest screened ones (not resumed, not
-// the baseline, row 0) within 3% of the fastest, at most `confirm`; then each other family's
-// fastest screened row. None when `confirm` is 0.
+// The finalists confirmation measures again: the fastest screened rows (not resumed, not the
+// baseline, row 0) within 3% of the fastest, at most `confirm` of them.
 std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::size_t confirm);
+// Per family, its fastest row (not resumed, not the baseline) where that is not in `confirmed`,
+// unless the baseline of the same family is faster still.
+std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& confirmed);
 
 }  // namespace ktune::tuner

@@ -17,20 +17,36 @@ GemmRow row(std::size_t index, const std::string& family, double median, bool re
   return r;
 }
 
-TEST(GemmFinalists, FastestWithinTheWindowThenEachFamilysBest) {
+TEST(GemmFinalists, FastestWithinTheWindow) {
   std::vector<GemmRow> rows{row(0, "cublaslt", 60e-6),   // the baseline: measured in full already
                             row(1, "cublaslt", 62e-6), row(2, "cublaslt", 63e-6), row(3, "cublaslt", 70e-6),
                             row(4, "generated", 76e-6), row(5, "generated", 75e-6), row(6, "generated", 90e-6)};
-  // 62 and 63 us (within 3%), then generated's fastest (75 us), nothing else of either.
-  EXPECT_EQ(gemm_finalists(rows, 3), (std::vector<std::size_t>{1, 2, 5}));
-  EXPECT_EQ(gemm_finalists(rows, 1), (std::vector<std::size_t>{1, 5}));
+  EXPECT_EQ(gemm_finalists(rows, 3), (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(gemm_finalists(rows, 1), (std::vector<std::size_t>{1}));
   EXPECT_TRUE(gemm_finalists(rows, 0).empty());
-  // A family whose fastest is among the finalists gets nothing more; resumed and failed rows none.
-  rows[5].resumed = true;
-  rows[4].result.status = db::Status::CompileError;
-  EXPECT_EQ(gemm_finalists(rows, 3), (std::vector<std::size_t>{1, 2, 6}));
-  rows[6].stats->median = 61e-6;
-  EXPECT_EQ(gemm_finalists(rows, 3), (std::vector<std::size_t>{6, 1}));
+  rows[1].resumed = true;
+  rows[2].result.status = db::Status::CompileError;
+  EXPECT_EQ(gemm_finalists(rows, 3), (std::vector<std::size_t>{3}));
+}
+
+// Each family's fastest row until it is confirmed; the baseline counts for its own family.
+TEST(GemmFinalists, EachFamilysBestUntilConfirmed) {
+  std::vector<GemmRow> rows{row(0, "cublaslt", 60e-6), row(1, "cublaslt", 62e-6), row(2, "generated", 76e-6),
+                            row(3, "generated", 75e-6), row(4, "generated", 90e-6, true)};
+  std::set<std::size_t> confirmed{1};
+  // cublaslt: the baseline (60 us) beats row 1; generated: row 3.
+  EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{3}));
+  // Row 3 confirmed slower (80 us): row 2's screening (76 us) is the family's best now.
+  rows[3].stats->median = 80e-6;
+  confirmed.insert(3);
+  EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{2}));
+  confirmed.insert(2);
+  EXPECT_TRUE(unconfirmed_family_bests(rows, confirmed).empty());
+  // A cublaslt row faster than the baseline and not confirmed is listed; resumed rows never are.
+  rows[1].stats->median = 59e-6;
+  confirmed.erase(1);
+  rows[4].stats->median = 10e-6;
+  EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{1}));
 }
 
 }  // namespace
