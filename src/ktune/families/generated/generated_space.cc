@@ -449,16 +449,6 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                       GeneratedKnobs reduced = k;
                       reduced.split_reduce = true;
                       consider(reduced);
-                      // In clusters too: cuBLASLt's picks for long K over small M and N are
-                      // reduced split-K kernels in clusters (128x256x32768 on an H200: 64x128
-                      // tiles in 23 slices, clusters of 4; 256x128x16384: 64x64 in 11, 2x4;
-                      // session 25), which share each slice's operand tiles by multicast.
-                      if (options.clusters && panel == 0)
-                        for (const auto& [cn, cm] : kClusterShapes) {
-                          reduced.cluster_n = cn;
-                          reduced.cluster_m = cm;
-                          consider(reduced);
-                        }
                     }
                     // The slices of a tile as one cluster, summed in distributed shared memory:
                     // no workspace round trip and no second kernel (longk_256x128x16384 spent
