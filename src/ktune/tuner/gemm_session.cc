@@ -492,6 +492,7 @@ void GemmSession::confirm_row(std::size_t i) {
   row.result.raced = false;
   database_->update_measurement(row.result);
   row.stats = stats;
+  row.confirmed = true;
   r_.confirmed.push_back({{"candidate", row.index}, {"config", short_config(row.config)},
                           {"screening_median_s", screened}, {"median_s", stats->median}, {"samples", again.samples}});
 }
@@ -673,12 +674,19 @@ nlohmann::json stats_json(const measure::Stats& s) {
 }
 
 std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>& rows) {
-  std::map<std::string, std::size_t> best;
+  std::map<std::string, std::size_t> best, best_full;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (!rows[i].stats || rows[i].result.status != db::Status::Ok) continue;
-    auto it = best.find(rows[i].family);
-    if (it == best.end() || rows[i].stats->median < rows[it->second].stats->median) best[rows[i].family] = i;
+    auto faster = [&](std::map<std::string, std::size_t>& m) {
+      auto it = m.find(rows[i].family);
+      if (it == m.end() || rows[i].stats->median < rows[it->second].stats->median) m[rows[i].family] = i;
+    };
+    faster(best);
+    if (i == 0 || rows[i].confirmed) faster(best_full);
   }
+  // Without any confirmed row (a one-stage session) every row is a full measurement.
+  if (std::none_of(rows.begin(), rows.end(), [](const GemmRow& r) { return r.confirmed; })) return best;
+  for (const auto& [family, i] : best_full) best[family] = i;
   return best;
 }
 
@@ -698,17 +706,34 @@ std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::s
 }
 
 std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& confirmed) {
-  std::map<std::string, std::size_t> best;
+  struct Family {
+    std::optional<double> confirmed_best;  // the fastest full measurement (the baseline counts)
+    double drift = 0;                      // the smallest confirmed / screened ratio seen
+    std::optional<std::size_t> unconfirmed;  // the fastest row measured only by screening
+  };
+  std::map<std::string, Family> families;
+  if (!rows.empty() && rows.front().stats) families[rows.front().family].confirmed_best = rows.front().stats->median;
   for (std::size_t i = 1; i < rows.size(); ++i) {
-    if (rows[i].resumed || !rows[i].stats || rows[i].result.status != db::Status::Ok) continue;
-    auto it = best.find(rows[i].family);
-    if (it == best.end() || rows[i].stats->median < rows[it->second].stats->median) best[rows[i].family] = i;
+    const GemmRow& r = rows[i];
+    if (r.resumed || !r.stats || r.result.status != db::Status::Ok) continue;
+    Family& f = families[r.family];
+    if (confirmed.count(i)) {
+      f.confirmed_best = std::min(f.confirmed_best.value_or(r.stats->median), r.stats->median);
+      const double screened = r.result.resources.contains("screening")
+                                  ? r.result.resources["screening"].value("median_s", 0.0)
+                                  : 0.0;
+      if (screened > 0) f.drift = f.drift > 0 ? std::min(f.drift, r.stats->median / screened) : r.stats->median / screened;
+    } else if (!f.unconfirmed || r.stats->median < rows[*f.unconfirmed].stats->median) {
+      f.unconfirmed = i;
+    }
   }
   std::vector<std::size_t> out;
-  for (const auto& [family, i] : best) {
-    // The baseline (row 0, a full measurement) already beats this family's rows.
-    if (family == rows.front().family && rows.front().stats && rows.front().stats->median <= rows[i].stats->median) continue;
-    if (!confirmed.count(i)) out.push_back(i);
+  for (const auto& [name, f] : families) {
+    if (!f.unconfirmed) continue;
+    // Its screening, scaled as this family's confirmations moved (big GEMMs screen before the
+    // power limit bites: all of them confirm slower), must still beat the confirmed best.
+    const double expected = rows[*f.unconfirmed].stats->median * (f.drift > 0 ? f.drift : 1.0);
+    if (!f.confirmed_best || expected < *f.confirmed_best) out.push_back(*f.unconfirmed);
   }
   return out;
 }

@@ -55,6 +55,7 @@ struct GemmRow {
   db::ResultRecord result;
   std::optional<measure::Stats> stats;  // ok and measured
   bool resumed = false;
+  bool confirmed = false;  // measured again at the full policy (two-stage sessions)
 };
 
 struct GemmSessionResult {
@@ -92,12 +93,16 @@ GemmSessionResult run_gemm_session(const GemmSessionOptions& options);
 std::string short_config(const Config& config);
 nlohmann::json stats_json(const measure::Stats& s);
 // Per family, the row of its fastest correct measured candidate (the baseline counts for cublaslt).
+// After a confirmation (any row confirmed): among the family's full measurements (the baseline,
+// confirmed rows) where it has any, so that a screening never stands for a family beside them.
 std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>& rows);
 // The finalists confirmation measures again: the fastest screened rows (not resumed, not the
 // baseline, row 0) within 3% of the fastest, at most `confirm` of them.
 std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::size_t confirm);
-// Per family, its fastest row (not resumed, not the baseline) where that is not in `confirmed`,
-// unless the baseline of the same family is faster still.
+// Per family, its fastest row measured only by screening (not in `confirmed`, not resumed, not
+// the baseline), where that screening, scaled by the smallest confirmed / screened ratio of the
+// family's confirmed rows, would still beat the family's fastest full measurement (the baseline
+// counts for its family).
 std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& confirmed);
 
 }  // namespace ktune::tuner

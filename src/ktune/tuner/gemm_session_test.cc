@@ -29,16 +29,23 @@ TEST(GemmFinalists, FastestWithinTheWindow) {
   EXPECT_EQ(gemm_finalists(rows, 3), (std::vector<std::size_t>{3}));
 }
 
-// Each family's fastest row until it is confirmed; the baseline counts for its own family.
+// Each family's fastest row until it is confirmed; the baseline counts for its own family; a
+// screening that the family's confirmations say would measure slower is left alone.
 TEST(GemmFinalists, EachFamilysBestUntilConfirmed) {
   std::vector<GemmRow> rows{row(0, "cublaslt", 60e-6), row(1, "cublaslt", 62e-6), row(2, "generated", 76e-6),
                             row(3, "generated", 75e-6), row(4, "generated", 90e-6, true)};
   std::set<std::size_t> confirmed{1};
   // cublaslt: the baseline (60 us) beats row 1; generated: row 3.
   EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{3}));
-  // Row 3 confirmed slower (80 us): row 2's screening (76 us) is the family's best now.
-  rows[3].stats->median = 80e-6;
+  // Row 3 confirmed at 77 us (screened 75): row 2's 76 us screening, scaled alike (78 us), would
+  // not beat it.
+  rows[3].stats->median = 77e-6;
+  rows[3].result.resources["screening"] = {{"median_s", 75e-6}};
   confirmed.insert(3);
+  EXPECT_TRUE(unconfirmed_family_bests(rows, confirmed).empty());
+  // Confirmed at 80 us with no screening on record: row 2 (76 us) may still be faster.
+  rows[3].stats->median = 80e-6;
+  rows[3].result.resources.erase("screening");
   EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{2}));
   confirmed.insert(2);
   EXPECT_TRUE(unconfirmed_family_bests(rows, confirmed).empty());
@@ -47,6 +54,19 @@ TEST(GemmFinalists, EachFamilysBestUntilConfirmed) {
   confirmed.erase(1);
   rows[4].stats->median = 10e-6;
   EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{1}));
+}
+
+// A family's best is its fastest full measurement where it has one: the baseline (row 0) or a
+// confirmed row, never a faster screening beside them.
+TEST(GemmFinalists, FamilyBestPrefersFullMeasurements) {
+  std::vector<GemmRow> rows{row(0, "cublaslt", 60e-6), row(1, "cublaslt", 58e-6), row(2, "generated", 76e-6),
+                            row(3, "generated", 80e-6), row(4, "generated", 90e-6)};
+  EXPECT_EQ(fastest_per_family(rows), (std::map<std::string, std::size_t>{{"cublaslt", 1}, {"generated", 2}}));
+  rows[3].confirmed = true;
+  rows[4].confirmed = true;
+  EXPECT_EQ(fastest_per_family(rows), (std::map<std::string, std::size_t>{{"cublaslt", 0}, {"generated", 3}}));
+  rows[1].confirmed = true;
+  EXPECT_EQ(fastest_per_family(rows)["cublaslt"], 1u);
 }
 
 }  // namespace
