@@ -546,8 +546,15 @@ void GemmSession::baseline_again_and_pick() {
     baseline_after_ = result_stats(r);
   }
   r_.baseline_measured_again = baseline_after_.has_value();
+  // After a confirmation only full measurements compete: a row left at its screening may look
+  // faster than the confirmed finalists only because they were measured long enough to reach
+  // the power limit (8192x8192x28672 bf16 on an H200: finalists screened 4757-4823 us and
+  // confirmed 5332-5472, and a 4829 us screening would have been the pick; session 25).
+  const bool confirmed_any = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.confirmed; });
   std::vector<gemm::MeasuredCandidate> measured;
-  for (const Row& row : rows) measured.push_back({"#" + std::to_string(row.index) + " (" + short_config(row.config) + ")", row.stats});
+  for (const Row& row : rows)
+    measured.push_back({"#" + std::to_string(row.index) + " (" + short_config(row.config) + ")",
+                        !confirmed_any || full_measurement(row) ? row.stats : std::nullopt});
   if (!rows.empty() && rows.front().stats) {
     r_.baseline_first = rows.front().stats;
     r_.baseline_beside_finalists = baseline_beside_.has_value();
@@ -673,6 +680,8 @@ nlohmann::json stats_json(const measure::Stats& s) {
           {"iqr_relative", s.median > 0 ? (s.q3 - s.q1) / s.median : 0.0}};
 }
 
+bool full_measurement(const GemmRow& row) { return row.index == 0 || row.confirmed || row.resumed; }
+
 std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>& rows) {
   std::map<std::string, std::size_t> best, best_full;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -682,7 +691,7 @@ std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>
       if (it == m.end() || rows[i].stats->median < rows[it->second].stats->median) m[rows[i].family] = i;
     };
     faster(best);
-    if (i == 0 || rows[i].confirmed) faster(best_full);
+    if (full_measurement(rows[i])) faster(best_full);
   }
   // Without any confirmed row (a one-stage session) every row is a full measurement.
   if (std::none_of(rows.begin(), rows.end(), [](const GemmRow& r) { return r.confirmed; })) return best;

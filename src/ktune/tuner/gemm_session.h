@@ -92,9 +92,13 @@ GemmSessionResult run_gemm_session(const GemmSessionOptions& options);
 // The configuration without its default fields, for one line of a table.
 std::string short_config(const Config& config);
 nlohmann::json stats_json(const measure::Stats& s);
+// Measured at the full policy: the baseline (row 0), a confirmed row, or one resumed from an
+// earlier session (as it was recorded then).
+bool full_measurement(const GemmRow& row);
 // Per family, the row of its fastest correct measured candidate (the baseline counts for cublaslt).
 // After a confirmation (any row confirmed): among the family's full measurements (the baseline,
-// confirmed rows) where it has any, so that a screening never stands for a family beside them.
+// confirmed rows, resumed rows) where it has any, so that a screening never stands for a family
+// beside them. The pick is chosen among the same rows.
 std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>& rows);
 // The finalists confirmation measures again: the fastest screened rows (not resumed, not the
 // baseline, row 0) within 3% of the fastest, at most `confirm` of them.

@@ -67,6 +67,10 @@ TEST(GemmFinalists, FamilyBestPrefersFullMeasurements) {
   EXPECT_EQ(fastest_per_family(rows), (std::map<std::string, std::size_t>{{"cublaslt", 0}, {"generated", 3}}));
   rows[1].confirmed = true;
   EXPECT_EQ(fastest_per_family(rows)["cublaslt"], 1u);
+  // A row resumed from an earlier session stands as it was recorded.
+  rows[2].resumed = true;
+  EXPECT_TRUE(full_measurement(rows[2]));
+  EXPECT_EQ(fastest_per_family(rows)["generated"], 2u);
 }
 
 }  // namespace
