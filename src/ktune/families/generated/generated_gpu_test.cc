@@ -601,9 +601,10 @@ TEST(GeneratedGpu, SwappedKernelsStoreDTransposed) {
 }
 
 // Tile widths in steps of 16 with one warpgroup across (144, 176, 208, 240, 80: stmatrix and
-// row copies, no TMA store; 192x176 as three warpgroups) and swapped kernels for mid-size M (M along tiles of 80-256
-// columns, stored transposed), over ragged sizes, persistent or not, a batch with C and bias,
-// each verified against fp64.
+// row copies, no TMA store; 192x176 as three warpgroups), and swapped kernels with M along
+// tiles of 128-208 columns, stored transposed (a configuration may ask for them; the space
+// keeps swapped kernels for M <= 64), over ragged sizes, persistent or not, a batch with C and
+// bias, each verified against fp64.
 TEST(GeneratedGpu, TilesInStepsOf16AndSwappedMidM) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";

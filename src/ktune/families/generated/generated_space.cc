@@ -151,9 +151,6 @@ GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_
 
 // A B panel of more K tiles leaves too little shared memory for A's ring and the staging tile.
 constexpr int kMaxPanelTiles = 4;
-// Swapped (D^T = B^T A^T) tiles for M up to this; beyond it M fills the 64-row tiles well and
-// D's transposed stores would cost more than the waste they save.
-constexpr std::int64_t kSwapMidMaxM = 1024;
 
 // Thread-block cluster shapes (cluster_n, cluster_m) the space offers beside no cluster: pairs
 // along N (sharing A) or along M (sharing B). Larger ones are refinement steps only: measured on
@@ -490,26 +487,6 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     consider(k);
                   }
                 }
-    // Swapped kernels for mid-size M as well: M along the wgmma N dimension in steps of 16
-    // wastes less of the last tile than steps of 64 rows do (660 rows: 5 tiles of 144 against
-    // 6 of 128; 598x3072x28672 ran 0.82x of cuBLASLt's default with 128-row tiles, whose pick
-    // runs M in tiles of 120-136 columns; H100, session 24). Their stores are transposed
-    // element by element, which store_efficiency charges.
-    // Only widths that waste fewer of M's rows than 128-row tiles do (none where M is a
-    // multiple of 128).
-    const std::int64_t row_waste = ceil_div(traits.m, 128) * 128 - traits.m;
-    if (options.swap_ab && traits.m > 64 && traits.m <= kSwapMidMaxM)
-      for (int tm : {64, 128})
-        for (int tn = 64; tn <= 256; tn += 16)
-          for (int sm : {1, 2})
-            if (ceil_div(traits.m, tn) * tn - traits.m < row_waste)
-            for (int stages : {3, 4, 5})
-              for (bool persistent : {false, true}) {
-                if (sm == 2 && tm != 128) continue;
-                GeneratedKnobs k = wgmma_knobs(tm, tn, sm, 1, stages, persistent, traits.in_type);
-                k.swap_ab = true;
-                consider(k);
-              }
     // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
     // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
     // whole tile, two taking turns.

@@ -180,18 +180,10 @@ TEST(GeneratedSwapAB, TheKernelComputesTheTransposedProblem) {
   options.swap_ab = true;
   const ProblemTraits prefill = problem_traits(make_problem(128, 8192, 4096, gemm::Precision::BF16, "nt"));
   for (const RankedKnobs& r : rank_space(prefill, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
-  // Mid-size M off a multiple of 128: swapped tiles along M in steps of 16, each wasting fewer
-  // of M's rows than 128-row tiles (660: 108 rows) do, and the selection measures one.
+  // Mid-size M gets no swapped kernels: measured on an H200, 660x3072x11008 as 128x144 swapped
+  // (M along 144-column tiles) screened 77.8 us against 75.2 unswapped (session 25).
   const ProblemTraits mid = problem_traits(make_problem(660, 3072, 11008, gemm::Precision::BF16, "nt"));
-  int swapped = 0;
-  for (const RankedKnobs& r : rank_space(mid, h100(), options))
-    if (r.knobs.swap_ab) {
-      ++swapped;
-      EXPECT_LT((660 + r.knobs.tile_n - 1) / r.knobs.tile_n * r.knobs.tile_n - 660, 108) << r.knobs.tile_n;
-    }
-  EXPECT_GT(swapped, 0);
-  const std::vector<RankedKnobs> mid_chosen = select_candidates(mid, h100(), options);
-  EXPECT_TRUE(std::any_of(mid_chosen.begin(), mid_chosen.end(), [](const RankedKnobs& r) { return r.knobs.swap_ab; }));
+  for (const RankedKnobs& r : rank_space(mid, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
 }
 
 // tf32 with an N-contiguous B: every tiling also swapped, whose kernel reads B^T into registers
