@@ -138,13 +138,7 @@ void print_profile(const iree::ModelProfile& p) {
 
 void print_tuning(const iree::ModelTuning& t) {
   print_profile(t.profile);
-  for (const auto& d : t.dispatches) {
-    std::printf("%s: %zu candidates (%zu of them ktune kernels), %llu evaluated, %llu resumed in %.1f s; best %s", d.name.c_str(), d.candidates, d.object_candidates,
-                static_cast<unsigned long long>(d.summary.evaluated), static_cast<unsigned long long>(d.summary.resumed),
-                d.summary.wall_seconds, d.best_label.c_str());
-    if (d.default_s && d.best_s) std::printf(" %.1f us vs default %.1f us (%.2fx)", *d.best_s * 1e6, *d.default_s * 1e6, *d.default_s / *d.best_s);
-    std::printf("\n");
-  }
+  if (!t.dispatches.empty()) std::fputs(tuning_table(t).render().c_str(), stdout);
   if (t.default_model_s) std::printf("whole model, default build: %.1f us\n", *t.default_model_s * 1e6);
   if (t.tuned_model_s) std::printf("whole model, tuned build:   %.1f us (%.2fx)\n", *t.tuned_model_s * 1e6, *t.default_model_s / *t.tuned_model_s);
   else if (!t.tuned_status.empty()) std::printf("tuned build: %s\n", t.tuned_status.c_str());
@@ -402,15 +396,7 @@ void add_rank_command(CLI::App* model, GlobalOptions& global, Handler& handler, 
           std::printf("%s (%s): %zu candidates, static ranks (not times):\n", d.dispatch.c_str(),
                       iree::find_dispatch(c, d.dispatch).config.shape_label().c_str(),
                       d.candidates.size());
-          for (std::size_t i = 0; i < d.candidates.size() && i < 8; ++i) {
-            const iree::RankedCandidate& k = d.candidates[i];
-            std::printf("  %-4s %-52s %-14s waves/SIMD %-5s spills %-3s MFMA %-3s score %.3f%s\n",
-                        k.rank > 0 ? ("#" + std::to_string(k.rank)).c_str() : "-", k.candidate.knobs.key().c_str(),
-                        k.status.c_str(), k.assessment.contains("waves_per_simd") ? k.assessment["waves_per_simd"].dump().c_str() : "-",
-                        k.assessment.contains("spills") ? k.assessment["spills"].dump().c_str() : "-",
-                        k.assessment.value("mfma", nlohmann::json::object()).empty() ? "no" : "yes", k.candidate.score,
-                        k.candidate.is_default ? "  (IREE's default)" : "");
-          }
+          std::fputs(ranking_table(d, 8).render().c_str(), stdout);
         }
         for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());
         if (r.spec)

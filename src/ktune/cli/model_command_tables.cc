@@ -200,4 +200,31 @@ TextTable profile_table(const iree::ModelProfile& p) {
   return t;
 }
 
+TextTable tuning_table(const iree::ModelTuning& tuning) {
+  TextTable t({"dispatch", "candidates", "ktune kernels", "evaluated", "resumed", "tuning (s)", "default (us)", "best (us)",
+               "speedup", "winner"});
+  for (std::size_t c = 1; c <= 8; ++c) t.align_right(c);
+  for (const auto& d : tuning.dispatches) {
+    const bool timed = d.default_s && d.best_s;
+    t.add_row({d.name, std::to_string(d.candidates), std::to_string(d.object_candidates),
+               std::to_string(d.summary.evaluated), std::to_string(d.summary.resumed), fixed(d.summary.wall_seconds, 1),
+               d.default_s ? fixed(*d.default_s * 1e6, 1) : "-", d.best_s ? fixed(*d.best_s * 1e6, 1) : "-",
+               timed ? fixed(*d.default_s / *d.best_s, 2) + "x" : "-", d.best_label});
+  }
+  return t;
+}
+
+TextTable ranking_table(const iree::DispatchRanking& ranking, std::size_t max_rows) {
+  TextTable t({"rank", "candidate", "status", "waves/SIMD", "spills", "MFMA", "score", ""});
+  t.align_right(3).align_right(4).align_right(6);
+  for (std::size_t i = 0; i < ranking.candidates.size() && i < max_rows; ++i) {
+    const iree::RankedCandidate& k = ranking.candidates[i];
+    const auto shown = [&](const char* key) { return k.assessment.contains(key) ? k.assessment[key].dump() : "-"; };
+    t.add_row({k.rank > 0 ? "#" + std::to_string(k.rank) : "-", k.candidate.knobs.key(), k.status, shown("waves_per_simd"),
+               shown("spills"), k.assessment.value("mfma", nlohmann::json::object()).empty() ? "no" : "yes",
+               fixed(k.candidate.score, 3), k.candidate.is_default ? "(IREE's default)" : ""});
+  }
+  return t;
+}
+
 }  // namespace ktune::cli

@@ -1,5 +1,5 @@
 #pragma once
-// The text tables of `ktune model dispatches / inspect / candidates / profile`: one row of cells
+// The text tables of `ktune model dispatches / inspect / candidates / profile / tune / rank`: one row of cells
 // per dispatch or candidate, built from what src/ktune/iree computed (no logic of their own), then
 // rendered with each column as wide as its widest cell, so that long names (pipelines such as
 // LLVMGPUVectorDistribute, IREE's export names) never push the columns after them out of line.
@@ -13,6 +13,7 @@
 #include "ktune/iree/matmul_candidates.h"
 #include "ktune/iree/model_inspection.h"
 #include "ktune/iree/model_tuning.h"
+#include "ktune/iree/offline_rank.h"
 
 namespace ktune::cli {
 
@@ -44,5 +45,9 @@ TextTable candidates_table(const std::vector<iree::MatmulCandidate>& candidates,
                            const std::vector<iree::CandidateBuild>& builds, bool build_requested);
 // `model profile` / `model tune`: the dispatches by share.
 TextTable profile_table(const iree::ModelProfile& profile);
+// `model tune`: per tuned dispatch, its candidates, what was measured, the best against default.
+TextTable tuning_table(const iree::ModelTuning& tuning);
+// `model rank`: a dispatch's first `max_rows` candidates by static rank (not times).
+TextTable ranking_table(const iree::DispatchRanking& ranking, std::size_t max_rows);
 
 }  // namespace ktune::cli

@@ -133,5 +133,62 @@ TEST(ModelTables, ProfileRowsKeepLongRootsAligned) {
   expect_aligned(lines, "root", "linalg.generic", 1);
 }
 
+// `model tune`: one row per tuned dispatch; a long winner label or dispatch name keeps the
+// columns after it aligned, and a dispatch without times shows "-".
+TEST(ModelTables, TuningRowsShowTimesAndSpeedup) {
+  iree::ModelTuning tuning;
+  iree::DispatchTuning a, b;
+  a.name = "main$async_dispatch_1_matmul_512x1024x4096_f16";
+  a.candidates = 40;
+  a.object_candidates = 8;
+  a.summary.evaluated = 38;
+  a.summary.resumed = 2;
+  a.summary.wall_seconds = 21.25;
+  a.default_s = 69.8e-6;
+  a.best_s = 17.5e-6;
+  a.best_label = "ktune/wgmma 64x64 s8 persistent";
+  b.name = "scores_dispatch_0";
+  b.candidates = 12;
+  b.best_label = "default";
+  tuning.dispatches = {a, b};
+  const TextTable t = tuning_table(tuning);
+  ASSERT_EQ(t.rows(), 2u);
+  EXPECT_EQ(t.row(0)[5], "21.2");
+  EXPECT_EQ(t.row(0)[6], "69.8");
+  EXPECT_EQ(t.row(0)[7], "17.5");
+  EXPECT_EQ(t.row(0)[8], "3.99x");
+  EXPECT_EQ(t.row(1)[8], "-");
+  const auto lines = lines_of(t.render());
+  expect_aligned(lines, "winner", "ktune/wgmma", 0);
+  expect_aligned(lines, "winner", "default", 1);
+}
+
+// `model rank`: at most max_rows candidates, IREE's default marked, the status column aligned
+// whatever the knobs' key length.
+TEST(ModelTables, RankingRowsStayAlignedAndStopAtMaxRows) {
+  iree::DispatchRanking r;
+  r.candidates.resize(3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    r.candidates[i].rank = static_cast<int>(i) + 1;
+    r.candidates[i].candidate.knobs.mma_kind = i == 0 ? "MFMA_F32_16x16x16_F16" : "MFMA_F32_32x32x8_F16";
+    r.candidates[i].candidate.score = 1.0 - 0.25 * static_cast<double>(i);
+  }
+  r.candidates[0].assessment = {{"waves_per_simd", 2}, {"spills", 0}, {"mfma", {{"count", 16}}}};
+  r.candidates[1].candidate.is_default = true;
+  r.candidates[2].status = "compile_error";
+  const TextTable t = ranking_table(r, 2);
+  ASSERT_EQ(t.rows(), 2u);
+  EXPECT_EQ(t.row(0)[0], "#1");
+  EXPECT_EQ(t.row(0)[3], "2");
+  EXPECT_EQ(t.row(0)[5], "yes");
+  EXPECT_EQ(t.row(0)[6], "1.000");
+  EXPECT_EQ(t.row(1)[3], "-");
+  EXPECT_EQ(t.row(1)[5], "no");
+  EXPECT_EQ(t.row(1)[7], "(IREE's default)");
+  const auto lines = lines_of(t.render());
+  expect_aligned(lines, "status", "ok", 0);
+  expect_aligned(lines, "status", "ok", 1);
+}
+
 }  // namespace
 }  // namespace ktune::cli
