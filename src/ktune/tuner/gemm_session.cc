@@ -461,13 +461,6 @@ void GemmSession::evaluate_all() {
   r_.phases["refinement_s"] = since_start() - refine_started_;
 }
 
-// Confirmation: the finalists measured again at the full policy; their rows (and the
-// database's) take that measurement, the screening's is kept in resources.screening. The
-// baseline is measured again first: the finalists are judged against it in the state the GPU is
-// in by now (baseline_again_and_pick), not against its first run on a GPU that tuning had not
-// yet heated. Big GEMMs run into the power limit: l70b_down_prefill (8192x8192x28672 bf16) on
-// an H100 confirmed its finalists 10-15% slower than it had screened them, while the baseline's
-// first run was the fastest of all (session 23).
 // One row measured again at the full policy; its row and the database's take that measurement
 // (the screening's is kept in resources.screening). A failed measurement leaves the screening.
 void GemmSession::confirm_row(std::size_t i) {
@@ -497,6 +490,13 @@ void GemmSession::confirm_row(std::size_t i) {
                           {"screening_median_s", screened}, {"median_s", stats->median}, {"samples", again.samples}});
 }
 
+// Confirmation: the finalists measured again at the full policy; their rows (and the
+// database's) take that measurement, the screening's is kept in resources.screening. The
+// baseline is measured again first: the finalists are judged against it in the state the GPU is
+// in by now (baseline_again_and_pick), not against its first run on a GPU that tuning had not
+// yet heated. Big GEMMs run into the power limit: l70b_down_prefill (8192x8192x28672 bf16) on
+// an H100 confirmed its finalists 10-15% slower than it had screened them, while the baseline's
+// first run was the fastest of all (session 23).
 void GemmSession::confirm() {
   if (o_.confirm <= 0) return;
   const double confirm_started = since_start();
@@ -510,11 +510,11 @@ void GemmSession::confirm() {
       baseline_beside_ = result_stats(r);
     }
   }
-  std::set<std::size_t> confirmed;
+  std::set<std::size_t> tried;
   for (std::size_t i : finalists) {
     if (interrupt_flag().load()) break;
     confirm_row(i);
-    confirmed.insert(i);
+    tried.insert(i);
   }
   // Then each family's fastest row, until it is a full measurement (a few rounds: a confirmed
   // row may measure slower than the next one's screening), so that every family's best in the
@@ -523,11 +523,11 @@ void GemmSession::confirm() {
   // on an H200 the generated best of 660x3072x11008 screened 75.2 us in 3 samples and ran
   // 82.4 us in do_bench, where the confirmed cuBLASLt rows agreed with do_bench (session 25).
   for (int round = 0; round < kFamilyConfirmRounds && !interrupt_flag().load(); ++round) {
-    const std::vector<std::size_t> more = unconfirmed_family_bests(r_.rows, confirmed);
+    const std::vector<std::size_t> more = unconfirmed_family_bests(r_.rows, tried);
     if (more.empty()) break;
     for (std::size_t i : more) {
       confirm_row(i);
-      confirmed.insert(i);
+      tried.insert(i);
     }
   }
   r_.phases["confirm_s"] = since_start() - confirm_started;
@@ -714,7 +714,7 @@ std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::s
   return out;
 }
 
-std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& confirmed) {
+std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& tried) {
   struct Family {
     std::optional<double> confirmed_best;  // the fastest full measurement (the baseline counts)
     double drift = 0;                      // the smallest confirmed / screened ratio seen
@@ -726,7 +726,8 @@ std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& ro
     const GemmRow& r = rows[i];
     if (r.resumed || !r.stats || r.result.status != db::Status::Ok) continue;
     Family& f = families[r.family];
-    if (confirmed.count(i)) {
+    if (tried.count(i) && !r.confirmed) continue;  // its confirmation failed: the screening is no full measurement
+    if (r.confirmed) {
       f.confirmed_best = std::min(f.confirmed_best.value_or(r.stats->median), r.stats->median);
       const double screened = r.result.resources.contains("screening")
                                   ? r.result.resources["screening"].value("median_s", 0.0)

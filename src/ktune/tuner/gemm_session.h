@@ -103,10 +103,10 @@ std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>
 // The finalists confirmation measures again: the fastest screened rows (not resumed, not the
 // baseline, row 0) within 3% of the fastest, at most `confirm` of them.
 std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::size_t confirm);
-// Per family, its fastest row measured only by screening (not in `confirmed`, not resumed, not
-// the baseline), where that screening, scaled by the smallest confirmed / screened ratio of the
+// Per family, its fastest row measured only by screening (not confirmed, not in `tried`, not
+// resumed, not the baseline), where that screening, scaled by the smallest confirmed / screened ratio of the
 // family's confirmed rows, would still beat the family's fastest full measurement (the baseline
 // counts for its family).
-std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& confirmed);
+std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& tried);
 
 }  // namespace ktune::tuner

@@ -34,26 +34,35 @@ TEST(GemmFinalists, FastestWithinTheWindow) {
 TEST(GemmFinalists, EachFamilysBestUntilConfirmed) {
   std::vector<GemmRow> rows{row(0, "cublaslt", 60e-6), row(1, "cublaslt", 62e-6), row(2, "generated", 76e-6),
                             row(3, "generated", 75e-6), row(4, "generated", 90e-6, true)};
-  std::set<std::size_t> confirmed{1};
+  std::set<std::size_t> tried{1};
+  rows[1].confirmed = true;
   // cublaslt: the baseline (60 us) beats row 1; generated: row 3.
-  EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{3}));
+  EXPECT_EQ(unconfirmed_family_bests(rows, tried), (std::vector<std::size_t>{3}));
   // Row 3 confirmed at 77 us (screened 75): row 2's 76 us screening, scaled alike (78 us), would
   // not beat it.
   rows[3].stats->median = 77e-6;
   rows[3].result.resources["screening"] = {{"median_s", 75e-6}};
-  confirmed.insert(3);
-  EXPECT_TRUE(unconfirmed_family_bests(rows, confirmed).empty());
+  rows[3].confirmed = true;
+  tried.insert(3);
+  EXPECT_TRUE(unconfirmed_family_bests(rows, tried).empty());
   // Confirmed at 80 us with no screening on record: row 2 (76 us) may still be faster.
   rows[3].stats->median = 80e-6;
   rows[3].result.resources.erase("screening");
-  EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{2}));
-  confirmed.insert(2);
-  EXPECT_TRUE(unconfirmed_family_bests(rows, confirmed).empty());
+  EXPECT_EQ(unconfirmed_family_bests(rows, tried), (std::vector<std::size_t>{2}));
+  rows[2].confirmed = true;
+  tried.insert(2);
+  EXPECT_TRUE(unconfirmed_family_bests(rows, tried).empty());
   // A cublaslt row faster than the baseline and not confirmed is listed; resumed rows never are.
   rows[1].stats->median = 59e-6;
-  confirmed.erase(1);
+  rows[1].confirmed = false;
+  tried.erase(1);
   rows[4].stats->median = 10e-6;
-  EXPECT_EQ(unconfirmed_family_bests(rows, confirmed), (std::vector<std::size_t>{1}));
+  EXPECT_EQ(unconfirmed_family_bests(rows, tried), (std::vector<std::size_t>{1}));
+  // A row whose confirmation failed is not tried again, and its screening is no confirmed best.
+  tried.insert(1);
+  EXPECT_TRUE(unconfirmed_family_bests(rows, tried).empty());
+  rows[3].confirmed = false;  // row 3's confirmation failed too: generated has only row 2 (76 us)
+  EXPECT_TRUE(unconfirmed_family_bests(rows, tried).empty());
 }
 
 // A family's best is its fastest full measurement where it has one: the baseline (row 0) or a
