@@ -31,8 +31,13 @@ struct ModelEstimate {
   double repack_seconds = 0;  // copying misaligned operands to 16-byte rows first (repack.h)
   double waves = 0;
   double tile_utilisation = 0;  // real output / padded output
+  // Where HBM bounds the kernel: the 4-norm of the terms that overlap (compute, memory, L2,
+  // latency), telling apart kernels whose `seconds` tie, as every kernel of a memory-bound
+  // problem does (see select_candidates). 0 elsewhere.
+  double overlap_seconds = 0;
   nlohmann::json to_json() const;
 };
+
 ModelEstimate estimate(const GeneratedKnobs& knobs, const ProblemTraits& traits, const DeviceTraits& device);
 
 struct RankedKnobs {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "ktune/device/cuda/nvrtc.h"
 #include "ktune/families/generated/generated_kernel.h"
@@ -310,6 +311,58 @@ TEST(GeneratedSpace, SplitKSlicesSummedByASecondKernel) {
   bool large_reduced = false;
   for (const RankedKnobs& r : rank_space(traits, h100(), {})) large_reduced = large_reduced || r.knobs.split_reduce;
   EXPECT_TRUE(large_reduced);
+}
+
+// The reduction kernel waits on memory once per kReduceSlicesPerRound slices: 32 slices of
+// 64x128 tiles cost a round more than 16 of 64x64, and the model puts the 16 first on both long-K
+// shapes where they measured fastest (H200, session 26: 13.25 against 14.4 us on 256x128x16384,
+// 17.4 against 19.4 on 128x256x32768).
+TEST(GeneratedSpace, ReductionRoundsAreCharged) {
+  for (const auto& [m, n, k] : {std::tuple{256, 128, 16384}, std::tuple{128, 256, 32768}}) {
+    const ProblemTraits traits = problem_traits(make_problem(m, n, k, gemm::Precision::F16, "nt"));
+    GeneratedKnobs s16 = testing_support::wgmma_knobs(64, 64, 64, 1, 1, 8);
+    s16.split_k = 16;
+    s16.split_reduce = true;
+    s16.persistent = true;
+    GeneratedKnobs s32 = testing_support::wgmma_knobs(64, 128, 64, 1, 1, 5);
+    s32.split_k = 32;
+    s32.split_reduce = true;
+    s32.persistent = true;
+    ASSERT_FALSE(rejects(s16, traits, h100()));
+    ASSERT_FALSE(rejects(s32, traits, h100()));
+    const double partial = 4.0 * m * n;
+    // Only the slices' bytes (read and written at HBM rate) and one more round tell them apart.
+    EXPECT_NEAR(estimate(s32, traits, h100()).reduction_seconds - estimate(s16, traits, h100()).reduction_seconds,
+                2e-6 + 2.0 * partial * 16 / 3.35e12, 0.5e-6);
+    EXPECT_LT(estimate(s16, traits, h100()).seconds, estimate(s32, traits, h100()).seconds) << m << "x" << n << "x" << k;
+  }
+}
+
+// Every kernel of a memory-bound problem ties at unique bytes over HBM bandwidth; the tied kernel
+// with the most slack in its other terms is measured too (32x28672x8192: 64x224 tiles, one wave,
+// were ranked 74th and ran 123 us where the first-enumerated 64x112 ran 127; H200, session 26).
+TEST(GeneratedSpace, MemoryBoundTiesKeepTheKernelWithMostSlack) {
+  const ProblemTraits traits = problem_traits(make_problem(32, 28672, 8192, gemm::Precision::BF16, "nt"));
+  SpaceOptions options;
+  options.max_candidates = 20;
+  const std::vector<RankedKnobs> ranked = rank_space(traits, h100(), options);
+  ASSERT_GT(ranked.size(), 2u);
+  const double best = ranked.front().estimate.seconds;
+  EXPECT_GT(ranked.front().estimate.overlap_seconds, 0.0);
+  const RankedKnobs* slack = &ranked.front();
+  std::size_t tied = 0;
+  for (const RankedKnobs& r : ranked) {
+    if (r.estimate.seconds != best) break;
+    ++tied;
+    if (r.estimate.overlap_seconds < slack->estimate.overlap_seconds) slack = &r;
+  }
+  ASSERT_GT(tied, options.max_candidates);  // more ties than slots: the order alone would decide
+  const std::vector<RankedKnobs> chosen = select_candidates(traits, h100(), options);
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == slack->knobs; }));
+  EXPECT_GE(slack->knobs.tile_n, 192);  // fewer, wider tiles: one wave
+  // A compute-bound problem has no such term.
+  const ProblemTraits big = problem_traits(make_problem(4096, 4096, 4096));
+  EXPECT_EQ(rank_space(big, h100(), options).front().estimate.overlap_seconds, 0.0);
 }
 
 // Split-K counters cover the grid padded to whole clusters: 1000 rows of 64 are 16 row tiles,
