@@ -289,6 +289,9 @@ def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
     gen = (rep.get("family_best") or {}).get("generated")
     if gen:
         out["generated_s"], out["generated_config"] = gen["stats"]["median_s"], gen["config"]
+        # The baseline's run nearest in time to the generated best's measurement (same GPU state).
+        if gen.get("baseline_nearest"):
+            out["generated_baseline_nearest_s"] = gen["baseline_nearest"]["median_s"]
     pick = rep.get("pick") or {}
     if pick.get("stats"):
         out["pick_s"], out["pick_config"], out["pick_family"] = pick["stats"]["median_s"], pick["config"], pick.get("family")
@@ -388,6 +391,8 @@ def measure(shape, args, executor):
                 row[f"ktune_{which}_error"] = repr(e)[:300]
     if kt.get("baseline_s") and kt.get("generated_s"):
         row["generated_vs_cublaslt_default"] = kt["baseline_s"] / kt["generated_s"]
+    if kt.get("generated_baseline_nearest_s") and kt.get("generated_s"):
+        row["generated_vs_cublaslt_default_nearest"] = kt["generated_baseline_nearest_s"] / kt["generated_s"]
     if kt.get("baseline_s") and kt.get("pick_s"):
         row["pick_vs_cublaslt_default"] = kt["baseline_s"] / kt["pick_s"]
     for which in ("generated", "pick"):
@@ -416,6 +421,8 @@ def summary(rows):
         p = [r.get("pick_vs_cublaslt_default") for r in sel]
         out[part] = {"shapes": len(sel),
                      "generated_vs_default_geomean": geomean(g),
+                     "generated_vs_default_nearest_geomean":
+                         geomean([r.get("generated_vs_cublaslt_default_nearest") for r in sel]),
                      "generated_vs_default_min": min((x for x in g if x), default=None),
                      "pick_over_1.05": sum(1 for x in p if x and x > 1.05),
                      "generated_faster_than_triton": sum(1 for r in sel if r.get("generated_vs_triton", 0) > 1),

@@ -181,6 +181,11 @@ nlohmann::json report_json(const tuner::GemmSessionResult& r, const gemm::GemmPr
     nlohmann::json best = {{"candidate", row.index}, {"config", config_to_json(row.config)},
                            {"stats", stats_json(*row.stats)}, {"tflops", tflops(problem, *row.stats)}};
     if (r.baseline_runs) best["speedup_vs_baseline"] = r.baseline_runs->best.median / row.stats->median;
+    // Against the baseline's run nearest in time too: the same state of a GPU that heats up.
+    if (const auto nearest = tuner::baseline_nearest(r.baseline_timeline, row.measured_at_s)) {
+      best["baseline_nearest"] = stats_json(*nearest);
+      best["speedup_vs_baseline_nearest"] = nearest->median / row.stats->median;
+    }
     out["family_best"][family] = best;
   }
   return out;

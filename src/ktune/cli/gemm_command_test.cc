@@ -210,6 +210,9 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   // round, the pick recorded as its own row, and where the time went.
   EXPECT_TRUE(j.at("families").at("generated").value("available", false)) << j.at("families").dump(2);
   EXPECT_TRUE(j.at("family_best").contains("generated")) << j.dump(2).substr(0, 4000);
+  // ...and judged against the baseline's run nearest in time as well.
+  EXPECT_GT(j.at("family_best").at("generated").value("speedup_vs_baseline_nearest", 0.0), 0.0)
+      << j.at("family_best").dump(2);
   EXPECT_GE(j.at("refined").get<int>(), 1);
   EXPECT_TRUE(j.at("refinement_skipped").is_null()) << j.at("refinement_skipped").dump();
   EXPECT_EQ(j.at("refinement_not_ready").get<int>(), 0);

@@ -1,6 +1,7 @@
 #include "ktune/tuner/gemm_session.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <future>
@@ -298,11 +299,14 @@ bool GemmSession::run_candidate(const nlohmann::json& entry, std::size_t i, std:
   } else {
     if (i == 0 && !o_.quiet && o_.progress == report::ProgressStyle::None)
       std::fprintf(stderr, "measuring the baseline (cuBLAS's default)...\n");
+    const double before = since_start();
     row.result = measure_once(entry, row, true, i != 0, i == 0 ? "baseline" : nullptr, compile_deadline);
     if (row.result.resources.value("not_ready", false)) return false;
+    row.measured_at_s = (before + since_start()) / 2;
     row.result.id = database_->insert_result(row.result);
   }
   row.stats = result_stats(row.result);
+  if (i == 0 && row.stats && row.measured_at_s) r_.baseline_timeline.push_back({*row.measured_at_s, *row.stats});
   if (row.stats && (!incumbent_ || row.stats->median < incumbent_->median)) incumbent_ = row.stats;
   ++update_.done;
   (row.result.status == db::Status::Ok ? update_.ok : update_.failed)++;
@@ -465,9 +469,11 @@ void GemmSession::evaluate_all() {
 // (the screening's is kept in resources.screening). A failed measurement leaves the screening.
 void GemmSession::confirm_row(std::size_t i) {
   Row& row = r_.rows[i];
+  const double before = since_start();
   const db::ResultRecord again = measure_once(entry_of(row), row, false, false, nullptr);
   const auto stats = result_stats(again);
   if (again.status != db::Status::Ok || !stats) return;  // the screening stands
+  row.measured_at_s = (before + since_start()) / 2;
   const double screened = row.stats->median;
   row.result.resources["screening"] = {{"median_s", screened}, {"samples", row.result.samples},
                                        {"stop_reason", row.result.stop_reason}};
@@ -503,11 +509,13 @@ void GemmSession::confirm() {
   const std::vector<std::size_t> finalists = gemm_finalists(r_.rows, static_cast<std::size_t>(o_.confirm));
   if (!finalists.empty() && !r_.rows.empty() && r_.rows.front().stats && !interrupt_flag().load()) {
     Row beside = r_.rows.front();
+    const double before = since_start();
     db::ResultRecord r = measure_once(r_.listing.at("candidates")[0], beside, false, false,
                                       "baseline, measured again before the finalists");
     if (r.status == db::Status::Ok && result_stats(r)) {
       r.id = database_->insert_result(r);
       baseline_beside_ = result_stats(r);
+      r_.baseline_timeline.push_back({(before + since_start()) / 2, *baseline_beside_});
     }
   }
   std::set<std::size_t> tried;
@@ -540,10 +548,12 @@ void GemmSession::baseline_again_and_pick() {
   std::vector<Row>& rows = r_.rows;
   if (!rows.empty() && rows.front().stats && rows.size() > 1 && !interrupt_flag().load()) {
     Row again = rows.front();
+    const double before = since_start();
     db::ResultRecord r = measure_once(r_.listing.at("candidates")[0], again, false, false,
                                       "baseline, measured again after the others");
     r.id = database_->insert_result(r);
     baseline_after_ = result_stats(r);
+    if (baseline_after_) r_.baseline_timeline.push_back({(before + since_start()) / 2, *baseline_after_});
   }
   r_.baseline_measured_again = baseline_after_.has_value();
   // After a confirmation only full measurements compete: a row left at its screening may look
@@ -749,5 +759,13 @@ std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& ro
 }
 
 GemmSessionResult run_gemm_session(const GemmSessionOptions& options) { return GemmSession(options).run(); }
+
+std::optional<measure::Stats> baseline_nearest(const std::vector<TimedStats>& timeline, std::optional<double> at_s) {
+  if (!at_s || timeline.empty()) return std::nullopt;
+  const TimedStats* nearest = &timeline.front();
+  for (const TimedStats& t : timeline)
+    if (std::abs(t.at_s - *at_s) < std::abs(nearest->at_s - *at_s)) nearest = &t;
+  return nearest->stats;
+}
 
 }  // namespace ktune::tuner

@@ -56,6 +56,14 @@ struct GemmRow {
   std::optional<measure::Stats> stats;  // ok and measured
   bool resumed = false;
   bool confirmed = false;  // measured again at the full policy (two-stage sessions)
+  // Session seconds at the middle of its latest measurement (none for a resumed row).
+  std::optional<double> measured_at_s;
+};
+
+// One of the baseline's runs at the full policy, and when (session seconds, its middle).
+struct TimedStats {
+  double at_s = 0;
+  measure::Stats stats;
 };
 
 struct GemmSessionResult {
@@ -71,6 +79,9 @@ struct GemmSessionResult {
   bool baseline_beside_finalists = false;
   // The baseline's first run, at the start of the session (the GPU not yet warm from tuning).
   std::optional<measure::Stats> baseline_first;
+  // Every run of the baseline at the full policy, in order: its first, before the finalists,
+  // after the others (see baseline_nearest).
+  std::vector<TimedStats> baseline_timeline;
   std::optional<std::int64_t> pick_result_id;
   std::map<std::string, std::int64_t> sessions;  // family -> database session
   nlohmann::json phases = nlohmann::json::object();
@@ -108,5 +119,12 @@ std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::s
 // family's confirmed rows, would still beat the family's fastest full measurement (the baseline
 // counts for its family).
 std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& tried);
+// The baseline's run nearest in time to `at_s`, to judge a row measured then against the baseline
+// in the same state of the GPU; none without a time or a run. Big GEMMs slow down by 10-17% over
+// a session as the GPU heats up (l7b_up_prefill_m16384 on an H200: the baseline ran 1816 us before
+// the finalists and 2080 after them, session 26), so a row confirmed late, judged against the
+// faster (earlier) run, reads up to that much slower than it is. The pick still has to beat the
+// faster run (the baseline rule); this is for reporting a family against the baseline.
+std::optional<measure::Stats> baseline_nearest(const std::vector<TimedStats>& timeline, std::optional<double> at_s);
 
 }  // namespace ktune::tuner

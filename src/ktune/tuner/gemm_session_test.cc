@@ -82,5 +82,24 @@ TEST(GemmFinalists, FamilyBestPrefersFullMeasurements) {
   EXPECT_EQ(fastest_per_family(rows)["generated"], 2u);
 }
 
+// A row is judged against the baseline's run nearest in time: a finalist confirmed just after
+// the run before the finalists against that one, a family's best confirmed late against the run
+// after the others.
+TEST(GemmBaselineNearest, TheRunNearestInTime) {
+  auto timed = [](double at, double median) {
+    TimedStats t;
+    t.at_s = at;
+    t.stats.median = median;
+    return t;
+  };
+  const std::vector<TimedStats> timeline{timed(0.5, 1816e-6), timed(3.0, 1820e-6), timed(6.0, 2080e-6)};
+  EXPECT_DOUBLE_EQ(baseline_nearest(timeline, 3.4)->median, 1820e-6);
+  EXPECT_DOUBLE_EQ(baseline_nearest(timeline, 5.0)->median, 2080e-6);
+  EXPECT_DOUBLE_EQ(baseline_nearest(timeline, 0.0)->median, 1816e-6);
+  EXPECT_DOUBLE_EQ(baseline_nearest(timeline, 100.0)->median, 2080e-6);
+  EXPECT_FALSE(baseline_nearest(timeline, std::nullopt));  // a resumed row: no time
+  EXPECT_FALSE(baseline_nearest({}, 1.0));
+}
+
 }  // namespace
 }  // namespace ktune::tuner
