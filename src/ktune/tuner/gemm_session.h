@@ -115,9 +115,9 @@ std::map<std::string, std::size_t> fastest_per_family(const std::vector<GemmRow>
 // baseline, row 0) within 3% of the fastest, at most `confirm` of them.
 std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::size_t confirm);
 // Per family, its fastest row measured only by screening (not confirmed, not in `tried`, not
-// resumed, not the baseline), where that screening, scaled by the smallest confirmed / screened ratio of the
-// family's confirmed rows, would still beat the family's fastest full measurement (the baseline
-// counts for its family).
+// resumed, not the baseline), where that screening, scaled by the smallest confirmed / screened
+// ratio of any confirmed row (the GPU's drift), would still beat the family's fastest full
+// measurement (the baseline counts for its family).
 std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& tried);
 // The baseline's run nearest in time to `at_s`, to judge a row measured then against the baseline
 // in the same state of the GPU; none without a time or a run. Big GEMMs slow down by 10-17% over
