@@ -234,6 +234,8 @@ std::vector<MatmulCandidate> matmul_candidates(const ConfiguredDispatch& d, cons
   // 3.13's CUDA lowering reads the N-contiguous B operand from shared memory with 16-bit loads
   // and without cp.async, so the stages change little (1-5: within 1.5%); promote_operands = [0]
   // or [1] alone ran 1.1-3x slower, and a swizzle_operand promotion type does not compile.
+  // promotion_types = [#iree_gpu.use_global_load_dma, ...] compiles for sm_80 to the very same
+  // PTX (session 26), and 3.13 has no pipeline left that emits ldmatrix or cp.async.
   std::vector<MatmulCandidate> kept;
   std::set<std::string> seen = {base->key()};
   std::set<int> stages = {1, 2, 3, 4, base->prefetch_stages};
