@@ -582,10 +582,15 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   // 64x112 (ranked first, compute 87 us) ran 127 us, 64x224 (74th, compute 72) 123. Only one:
   // ordering every tie this way dropped measured winners of five other memory-bound shapes
   // (decode 1x12288x4096's 64x16 swapped kernel, tall 32768x64x4096's) from the first 20.
+  // Outside clusters: the model credits multicast with less L2 traffic, which then decides the
+  // 4-norm, but on that shape the pair ran 131.8 us against the lone 64x224's 123.1 (session 26,
+  // runs 1-3), and refinement from the faster 64x112 seeds never stepped to the lone one.
   const RankedKnobs* slack = nullptr;
   for (const RankedKnobs& r : ranked) {
     if (r.estimate.seconds != best) break;
-    if (r.estimate.overlap_seconds > 0 && (!slack || r.estimate.overlap_seconds < slack->estimate.overlap_seconds)) slack = &r;
+    if (r.estimate.overlap_seconds > 0 && cluster_size(r.knobs) == 1 &&
+        (!slack || r.estimate.overlap_seconds < slack->estimate.overlap_seconds))
+      slack = &r;
   }
   if (slack && std::none_of(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == slack->knobs; })) {
     chosen.push_back(*slack);

@@ -354,8 +354,10 @@ TEST(GeneratedSpace, MemoryBoundTiesKeepTheKernelWithMostSlack) {
   for (const RankedKnobs& r : ranked) {
     if (r.estimate.seconds != best) break;
     ++tied;
-    if (r.estimate.overlap_seconds < slack->estimate.overlap_seconds) slack = &r;
+    if (cluster_size(r.knobs) == 1 && (cluster_size(slack->knobs) > 1 || r.estimate.overlap_seconds < slack->estimate.overlap_seconds))
+      slack = &r;
   }
+  ASSERT_EQ(cluster_size(slack->knobs), 1);  // not a pair: the model's multicast credit does not decide
   ASSERT_GT(tied, options.max_candidates);  // more ties than slots: the order alone would decide
   const std::vector<RankedKnobs> chosen = select_candidates(traits, h100(), options);
   EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == slack->knobs; }));
