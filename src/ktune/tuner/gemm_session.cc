@@ -1,8 +1,8 @@
 #include "ktune/tuner/gemm_session.h"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <future>
 #include <memory>

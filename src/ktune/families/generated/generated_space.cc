@@ -255,8 +255,6 @@ nlohmann::json ModelEstimate::to_json() const {
           {"overlap_seconds", overlap_seconds}};
 }
 
-
-
 ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits, const DeviceTraits& device) {
   const Rates r = rates_for(device);
   const Launch launch = plan_launch(k, user_traits, device);
