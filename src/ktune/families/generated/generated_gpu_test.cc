@@ -416,6 +416,13 @@ TEST(GeneratedGpu, SplitKSlicesSummedByASecondKernel) {
   pair.split_reduce = true;
   pair.cluster_n = 2;
   verify_knobs(make(1000, 1104, 2048, gemm::Precision::F16, "nt"), pair, "1000x1104x2048 split 3 reduced, CTA pairs");
+  // More slices than the reduction loads in one round (kReduceSlicesPerRound), the last round
+  // part empty, and an odd N.
+  GeneratedKnobs many = wgmma(64, 64, 1, 1, 8, true);
+  many.split_k = kReduceSlicesPerRound + 9;
+  many.split_reduce = true;
+  verify_knobs(make(130, 201, 64 * 1024, gemm::Precision::BF16, "nt"), many,
+               "130x201x65536 split " + std::to_string(many.split_k) + " reduced (two rounds)");
 }
 
 // Split-K summed inside a cluster (split_cluster): the shared cases (not persistent, tf32 in 4

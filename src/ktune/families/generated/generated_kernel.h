@@ -64,9 +64,9 @@ std::string compile_arch(KernelPath path, const DeviceTraits& device);
 inline constexpr const char* kReduceSymbol = "ktune_splitk_reduce_sm90";
 inline constexpr unsigned kReduceThreads = 256;
 inline constexpr unsigned kReducePairs = 64;
-// Slices whose loads it issues before waiting (four warp pairs, four loads in flight each): a
+// Slices whose loads it issues before waiting (four warp pairs, eight loads in flight each): a
 // reduction over more slices waits on memory once per this many.
-inline constexpr int kReduceSlicesPerRound = 16;
+inline constexpr int kReduceSlicesPerRound = 32;
 // Partials beyond this stay with the atomic scheme (a slice per split of D in f32 each).
 inline constexpr long long kMaxSplitReduceBytes = 256LL << 20;
 
