@@ -51,6 +51,8 @@ struct GemmArgs {
   double max_noise = 0.005;
   int max_samples = 500;
   int confirm = 3;
+  double throttle_rest = 0.25;
+  int throttle_retries = 2;
   double candidate_timeout = 5;
   bool no_racing = false;
   double racing_margin = 0.05;
@@ -419,6 +421,8 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   session.compile_grace = args.compile_grace;
   session.tail_seconds = args.tail_seconds;
   session.confirm = args.confirm;
+  session.throttle_rest = args.throttle_rest;
+  session.throttle_retries = args.throttle_retries;
   session.no_resume = args.no_resume;
   session.database = database_path(global);
   session.worker_executable = self_executable();
@@ -520,6 +524,14 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                   "Screen every candidate briefly (3 ms, 2% noise), then measure this many finalists within 3% of the "
                   "fastest again at the full policy and rank by that (default 3; 0: every candidate at the full policy)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--throttle-rest", args->throttle_rest,
+                  "Seconds the GPU idles before a full measurement that ran at a lower SM clock (NVML, median of its "
+                  "samples) than the session's others is taken again; doubled per retry, 1 s per session at most "
+                  "(default 0.25; 0: never)")
+      ->check(CLI::Range(0.0, 10.0));
+  cmd->add_option("--throttle-retries", args->throttle_retries,
+                  "Times a throttled full measurement is taken again at most (default 2)")
+      ->check(CLI::Range(0, 10));
   cmd->add_option("--candidate-timeout", args->candidate_timeout, "Seconds of measuring per candidate at most (default 5)");
   cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");
   cmd->add_option("--racing-margin", args->racing_margin,

@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 #include "ktune/core/sha256.h"
@@ -67,7 +68,8 @@ void fill_outcome(db::ResultRecord& r, const worker::WorkerProcess::Outcome& out
     else if (reply.status == EvaluationStatus::RuntimeError) r.status = db::Status::RuntimeError;
     else r.status = db::Status::Ok;
     if (reply.measurement) fill_measurement(r, *reply.measurement, problem);
-    for (const char* key : {"workspace_bytes", "waves", "timing", "rebuilt_from_config", "compile", "kernel_resources", "launch"})
+    for (const char* key :
+         {"workspace_bytes", "waves", "timing", "rebuilt_from_config", "compile", "kernel_resources", "launch", "sm_clock_mhz"})
       if (reply_json->contains(key)) r.resources[key] = reply_json->at(key);
     if (reply_json->contains("phases") && reply_json->at("phases").is_object()) r.phases = reply_json->at("phases");
   } else if (const auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
@@ -127,6 +129,12 @@ class GemmSession {
   void open_family_sessions();
   db::ResultRecord measure_once(const nlohmann::json& candidate, const Row& row, bool verify, bool racing,
                                 const char* note, std::optional<double> compile_deadline = std::nullopt);
+  struct FullMeasurement {
+    db::ResultRecord result;
+    double at_s = 0;  // session seconds at its middle
+  };
+  FullMeasurement measure_full(const nlohmann::json& candidate, const Row& row, const char* note);
+  void note_clock(const db::ResultRecord& r);
   bool run_candidate(const nlohmann::json& entry, std::size_t i, std::optional<double> compile_deadline = std::nullopt);
   void evaluate_generated(const std::vector<std::size_t>& generated_listed);
   void list_refinement();
@@ -162,6 +170,8 @@ class GemmSession {
   double refine_started_ = 0;
   std::optional<measure::Stats> baseline_beside_;  // just before the finalists' confirmation
   std::optional<measure::Stats> baseline_after_;
+  std::optional<double> clock_reference_;  // the highest median SM clock of a full measurement
+  double rested_s_ = 0;                    // idle seconds so far (measure_full)
   GemmSessionResult r_;
 };
 
@@ -279,6 +289,47 @@ db::ResultRecord GemmSession::measure_once(const nlohmann::json& candidate, cons
   return r;
 }
 
+// The clock a full measurement ran at raises the session's reference (measured_throttled).
+void GemmSession::note_clock(const db::ResultRecord& r) {
+  if (r.status != db::Status::Ok) return;
+  if (const auto clock = median_sm_clock(r)) clock_reference_ = std::max(clock_reference_.value_or(0.0), *clock);
+}
+
+// One measurement at the full policy, unverified (the candidate was verified when screened). If
+// it ran throttled, the GPU idles and it is measured again; the attempt at the highest clock
+// counts, and the others are kept in its resources.throttled_attempts.
+GemmSession::FullMeasurement GemmSession::measure_full(const nlohmann::json& candidate, const Row& row,
+                                                       const char* note) {
+  double before = since_start();
+  FullMeasurement best{measure_once(candidate, row, false, false, note), 0};
+  best.at_s = (before + since_start()) / 2;
+  nlohmann::json attempts = nlohmann::json::array();
+  double rest = o_.throttle_rest;
+  for (int retry = 0; retry < o_.throttle_retries && !interrupt_flag().load(); ++retry, rest *= 2) {
+    if (best.result.status != db::Status::Ok ||
+        !measured_throttled(median_sm_clock(best.result), clock_reference_, o_.throttle_tolerance))
+      break;
+    const double idle = std::min(rest, o_.throttle_rest_budget - rested_s_);
+    if (idle <= 0) break;
+    std::this_thread::sleep_for(std::chrono::duration<double>(idle));
+    rested_s_ += idle;
+    before = since_start();
+    FullMeasurement again{measure_once(candidate, row, false, false, note), 0};
+    again.at_s = (before + since_start()) / 2;
+    const bool higher = again.result.status == db::Status::Ok &&
+                        median_sm_clock(again.result).value_or(0.0) > median_sm_clock(best.result).value_or(0.0);
+    FullMeasurement& dropped = higher ? best : again;
+    attempts.push_back(nlohmann::json{{"median_s", dropped.result.median_s.value_or(0.0)},
+                                      {"sm_clock_mhz", median_sm_clock(dropped.result).value_or(0.0)},
+                                      {"rest_s_after", idle}});
+    if (higher) best = std::move(again);
+  }
+  if (!attempts.empty()) best.result.resources["throttled_attempts"] = std::move(attempts);
+  note_clock(best.result);
+  r_.phases["throttle_rest_s"] = rested_s_;
+  return best;
+}
+
 // Evaluates (or resumes) one listed candidate; false when a compile deadline left it out.
 bool GemmSession::run_candidate(const nlohmann::json& entry, std::size_t i, std::optional<double> compile_deadline) {
   Row row;
@@ -307,6 +358,7 @@ bool GemmSession::run_candidate(const nlohmann::json& entry, std::size_t i, std:
   }
   row.stats = result_stats(row.result);
   if (i == 0 && row.stats && row.measured_at_s) r_.baseline_timeline.push_back({*row.measured_at_s, *row.stats});
+  if (i == 0 && !row.resumed) note_clock(row.result);
   if (row.stats && (!incumbent_ || row.stats->median < incumbent_->median)) incumbent_ = row.stats;
   ++update_.done;
   (row.result.status == db::Status::Ok ? update_.ok : update_.failed)++;
@@ -469,11 +521,11 @@ void GemmSession::evaluate_all() {
 // (the screening's is kept in resources.screening). A failed measurement leaves the screening.
 void GemmSession::confirm_row(std::size_t i) {
   Row& row = r_.rows[i];
-  const double before = since_start();
-  const db::ResultRecord again = measure_once(entry_of(row), row, false, false, nullptr);
+  const FullMeasurement full = measure_full(entry_of(row), row, nullptr);
+  const db::ResultRecord& again = full.result;
   const auto stats = result_stats(again);
   if (again.status != db::Status::Ok || !stats) return;  // the screening stands
-  row.measured_at_s = (before + since_start()) / 2;
+  row.measured_at_s = full.at_s;
   const double screened = row.stats->median;
   row.result.resources["screening"] = {{"median_s", screened}, {"samples", row.result.samples},
                                        {"stop_reason", row.result.stop_reason}};
@@ -489,11 +541,18 @@ void GemmSession::confirm_row(std::size_t i) {
   row.result.gflops = again.gflops;
   row.result.gbps = again.gbps;
   row.result.raced = false;
+  for (const char* key : {"sm_clock_mhz", "throttled_attempts"}) {
+    if (again.resources.contains(key)) row.result.resources[key] = again.resources.at(key);
+    else row.result.resources.erase(key);
+  }
   database_->update_measurement(row.result);
   row.stats = stats;
   row.confirmed = true;
   r_.confirmed.push_back({{"candidate", row.index}, {"config", short_config(row.config)},
                           {"screening_median_s", screened}, {"median_s", stats->median}, {"samples", again.samples}});
+  if (const auto clock = median_sm_clock(again)) r_.confirmed.back()["sm_clock_mhz"] = *clock;
+  if (again.resources.contains("throttled_attempts"))
+    r_.confirmed.back()["throttled_attempts"] = again.resources.at("throttled_attempts");
 }
 
 // Confirmation: the finalists measured again at the full policy; their rows (and the
@@ -509,13 +568,12 @@ void GemmSession::confirm() {
   const std::vector<std::size_t> finalists = gemm_finalists(r_.rows, static_cast<std::size_t>(o_.confirm));
   if (!finalists.empty() && !r_.rows.empty() && r_.rows.front().stats && !interrupt_flag().load()) {
     Row beside = r_.rows.front();
-    const double before = since_start();
-    db::ResultRecord r = measure_once(r_.listing.at("candidates")[0], beside, false, false,
-                                      "baseline, measured again before the finalists");
+    FullMeasurement full = measure_full(r_.listing.at("candidates")[0], beside, "baseline, measured again before the finalists");
+    db::ResultRecord& r = full.result;
     if (r.status == db::Status::Ok && result_stats(r)) {
       r.id = database_->insert_result(r);
       baseline_beside_ = result_stats(r);
-      r_.baseline_timeline.push_back({(before + since_start()) / 2, *baseline_beside_});
+      r_.baseline_timeline.push_back({full.at_s, *baseline_beside_});
     }
   }
   std::set<std::size_t> tried;
@@ -548,12 +606,11 @@ void GemmSession::baseline_again_and_pick() {
   std::vector<Row>& rows = r_.rows;
   if (!rows.empty() && rows.front().stats && rows.size() > 1 && !interrupt_flag().load()) {
     Row again = rows.front();
-    const double before = since_start();
-    db::ResultRecord r = measure_once(r_.listing.at("candidates")[0], again, false, false,
-                                      "baseline, measured again after the others");
+    FullMeasurement full = measure_full(r_.listing.at("candidates")[0], again, "baseline, measured again after the others");
+    db::ResultRecord& r = full.result;
     r.id = database_->insert_result(r);
     baseline_after_ = result_stats(r);
-    if (baseline_after_) r_.baseline_timeline.push_back({(before + since_start()) / 2, *baseline_after_});
+    if (baseline_after_) r_.baseline_timeline.push_back({full.at_s, *baseline_after_});
   }
   r_.baseline_measured_again = baseline_after_.has_value();
   // After a confirmation only full measurements compete: a row left at its screening may look
@@ -688,6 +745,17 @@ std::string short_config(const Config& config) {
 nlohmann::json stats_json(const measure::Stats& s) {
   return {{"median_s", s.median}, {"q1_s", s.q1}, {"q3_s", s.q3}, {"samples", s.count},
           {"iqr_relative", s.median > 0 ? (s.q3 - s.q1) / s.median : 0.0}};
+}
+
+std::optional<double> median_sm_clock(const db::ResultRecord& r) {
+  const auto it = r.resources.find("sm_clock_mhz");
+  if (it == r.resources.end() || !it->is_object() || !it->contains("median") || !it->at("median").is_number())
+    return std::nullopt;
+  return it->at("median").get<double>();
+}
+
+bool measured_throttled(std::optional<double> clock_mhz, std::optional<double> reference_mhz, double tolerance) {
+  return clock_mhz && reference_mhz && *clock_mhz > 0 && *clock_mhz < (1.0 - tolerance) * *reference_mhz;
 }
 
 bool full_measurement(const GemmRow& row) { return row.index == 0 || row.confirmed || row.resumed; }

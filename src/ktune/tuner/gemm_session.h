@@ -38,6 +38,14 @@ struct GemmSessionOptions {
   double compile_grace = 1.0;    // seconds of waiting in all for the compiles of the rest
   double tail_seconds = 0.3;     // measuring for cuBLASLt's enumerated algorithms (-1: no limit)
   int confirm = 3;               // finalists measured again at the full policy (0: no screening)
+  // A full measurement after the baseline's first whose median SM clock lies more than
+  // throttle_tolerance under the highest the session's full measurements ran at is taken again
+  // after the GPU idles throttle_rest seconds (doubled each time), at most throttle_retries
+  // times and throttle_rest_budget seconds of rest per session (see measured_throttled).
+  double throttle_rest = 0.25;
+  int throttle_retries = 2;
+  double throttle_tolerance = 0.03;
+  double throttle_rest_budget = 1.0;
   bool no_resume = false;
   std::filesystem::path database;
   std::filesystem::path worker_executable;  // runs `gemm-worker`
@@ -119,6 +127,17 @@ std::vector<std::size_t> gemm_finalists(const std::vector<GemmRow>& rows, std::s
 // ratio of any confirmed row (the GPU's drift), would still beat the family's fastest full
 // measurement (the baseline counts for its family).
 std::vector<std::size_t> unconfirmed_family_bests(const std::vector<GemmRow>& rows, const std::set<std::size_t>& tried);
+// The median SM clock (MHz) the worker read over a measurement's samples (resources.sm_clock_mhz),
+// none where NVML gave no reading.
+std::optional<double> median_sm_clock(const db::ResultRecord& r);
+// Whether a full measurement ran throttled: its median SM clock more than `tolerance` under the
+// session's reference (the highest median clock of its full measurements so far). Big GEMMs hold
+// the GPU at its power limit, and a back-to-back confirmation then runs at a lower clock than the
+// baseline's runs it is judged against (l7b_up_prefill_m16384 on an H200: two cuBLASLt
+// configurations that screened at 1761 us confirmed at 1773 and 2060, one after the other;
+// session 26). Without either clock nothing can be said: false.
+bool measured_throttled(std::optional<double> clock_mhz, std::optional<double> reference_mhz, double tolerance);
+
 // The baseline's run nearest in time to `at_s`, to judge a row measured then against the baseline
 // in the same state of the GPU; none without a time or a run. Big GEMMs slow down by 10-17% over
 // a session as the GPU heats up (l7b_up_prefill_m16384 on an H200: the baseline ran 1816 us before

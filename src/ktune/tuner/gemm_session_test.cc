@@ -115,5 +115,26 @@ TEST(GemmBaselineNearest, TheRunNearestInTime) {
   EXPECT_FALSE(baseline_nearest({}, 1.0));
 }
 
+// A full measurement reads as throttled when its median SM clock lies more than the tolerance
+// under the session's reference; without either clock (no NVML) it never does.
+TEST(GemmThrottle, AClockUnderTheReferenceIsThrottled) {
+  EXPECT_TRUE(measured_throttled(1590.0, 1755.0, 0.03));
+  EXPECT_FALSE(measured_throttled(1710.0, 1755.0, 0.03));  // within 3%
+  EXPECT_FALSE(measured_throttled(1980.0, 1755.0, 0.03));
+  EXPECT_FALSE(measured_throttled(std::nullopt, 1755.0, 0.03));
+  EXPECT_FALSE(measured_throttled(1590.0, std::nullopt, 0.03));
+  EXPECT_FALSE(measured_throttled(0.0, 1755.0, 0.03));
+}
+
+TEST(GemmThrottle, TheMedianClockComesFromTheWorkersReply) {
+  db::ResultRecord r;
+  EXPECT_FALSE(median_sm_clock(r));
+  r.resources = {{"sm_clock_mhz", {{"median", 1830}, {"min", 1590}, {"max", 1980}, {"samples", 24}}}};
+  ASSERT_TRUE(median_sm_clock(r));
+  EXPECT_DOUBLE_EQ(*median_sm_clock(r), 1830.0);
+  r.resources["sm_clock_mhz"] = nullptr;  // the worker had no NVML
+  EXPECT_FALSE(median_sm_clock(r));
+}
+
 }  // namespace
 }  // namespace ktune::tuner

@@ -249,6 +249,7 @@ TimedRun CudaDeviceContext::time(const std::function<void()>& enqueue, bool cold
   }
   if (nvml_) {
     const std::optional<unsigned> clock = nvml_->sm_clock_mhz(nvml_device_);
+    if (clock) sm_clocks_.add(*clock);
     if (clock && *clock < throttle_threshold_mhz_) {
       run.valid = false;
       ++throttled_samples_;
@@ -258,6 +259,12 @@ TimedRun CudaDeviceContext::time(const std::function<void()>& enqueue, bool cold
     }
   }
   return run;
+}
+
+nlohmann::json CudaDeviceContext::take_sm_clocks() {
+  nlohmann::json j = sm_clocks_.summary();
+  sm_clocks_.clear();
+  return j;
 }
 
 nlohmann::json CudaDeviceContext::timing_json() const {

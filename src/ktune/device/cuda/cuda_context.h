@@ -16,6 +16,7 @@
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/device/cuda/nvml.h"
 #include "ktune/device/cuda/nvrtc.h"
+#include "ktune/device/cuda/sm_clock_window.h"
 #include "ktune/device/device.h"
 
 namespace ktune::device::cuda {
@@ -76,6 +77,9 @@ class CudaDeviceContext {
   //  "invalid_first_launch",
   //  "last_throttled_clock_mhz", "last_clock_event_reasons"}
   nlohmann::json timing_json() const;
+  // The SM clocks read after each timed sample since the last call (SmClockWindow::summary();
+  // null without NVML), and a new window begins: one measurement's clocks.
+  nlohmann::json take_sm_clocks();
 
  private:
   void setup_blocking_kernel();
@@ -117,6 +121,7 @@ class CudaDeviceContext {
   std::uint64_t first_launch_samples_ = 0;
   unsigned last_throttled_clock_mhz_ = 0;
   std::string last_clock_event_reasons_;
+  SmClockWindow sm_clocks_;
 };
 
 }  // namespace ktune::device::cuda

@@ -98,6 +98,15 @@ nlohmann::json measure_as_requested(measure::SampleSource& samples, const nlohma
   return measure::measurement_to_json(measure::run_measurement(samples, policy, incumbent), true);
 }
 
+// The measurement into reply["measurement"], and the SM clocks read after its samples (warm-up
+// runs included) into reply["sm_clock_mhz"]: the state the GPU measured it in.
+void measure_into(nlohmann::json& reply, measure::SampleSource& samples, const nlohmann::json& request,
+                  dc::CudaDeviceContext& context) {
+  context.take_sm_clocks();  // the verification's launches are not this measurement's
+  reply["measurement"] = measure_as_requested(samples, request);
+  if (nlohmann::json clocks = context.take_sm_clocks(); !clocks.is_null()) reply["sm_clock_mhz"] = std::move(clocks);
+}
+
 // Seconds spent in each step of one evaluation, named as the tuner's phases are (prepare,
 // load, check for the verified run and its check of D, measure): "phases" of the reply.
 class PhaseClock {
@@ -904,7 +913,7 @@ nlohmann::json GemmWorker::evaluate(const GemmSetup& setup, const nlohmann::json
     }
     if (request.value("measure", true)) {
       MatmulSamples samples(s, algo, request.value("cold", true));
-      reply["measurement"] = measure_as_requested(samples, request);
+      measure_into(reply, samples, request, s.timing_context());
       clock.lap("measure");
     }
     reply["phases"] = clock.json();
@@ -1001,7 +1010,7 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     }
     if (request.value("measure", true)) {
       GeneratedSamples samples(s, kernel, request.value("cold", true));
-      reply["measurement"] = measure_as_requested(samples, request);
+      measure_into(reply, samples, request, s.timing_context());
       clock.lap("measure");
     }
     reply["phases"] = clock.json();

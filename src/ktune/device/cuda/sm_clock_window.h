@@ -1,0 +1,26 @@
+#pragma once
+// The SM clocks (MHz, from NVML) read after each timed sample of one measurement. A big GEMM that
+// holds the GPU at its power limit runs its later measurements at a lower clock (an H200 confirmed
+// l7b_up_prefill_m16384's finalists 15% slower than it had screened them, session 26); the
+// median clock of each measurement says in which state the GPU was when it was taken, so a
+// session can take a throttled measurement again (tuner/gemm_session.cc).
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ktune::device::cuda {
+
+class SmClockWindow {
+ public:
+  void add(unsigned mhz) { clocks_.push_back(mhz); }
+  void clear() { clocks_.clear(); }
+  bool empty() const { return clocks_.empty(); }
+  // {"median": M, "min": A, "max": B, "samples": N}; null without a reading.
+  nlohmann::json summary() const;
+
+ private:
+  std::vector<unsigned> clocks_;
+};
+
+}  // namespace ktune::device::cuda
