@@ -283,7 +283,8 @@ def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
         out["baseline_s"] = rep["baseline"]["median_s"]
         # Judged against (with finalists confirmed): the baseline's runs just before and after
         # them; its first run, on a GPU not yet warm from tuning, is kept beside.
-        out["baseline_runs"] = {k: rep["baseline"].get(k) for k in ("drift", "beside_finalists")}
+        # Every run with its time and SM clock, and the throttled runs it replaced (session 27).
+        out["baseline_runs"] = {k: rep["baseline"].get(k) for k in ("drift", "beside_finalists", "timeline")}
         if rep["baseline"].get("first"):
             out["baseline_runs"]["first_s"] = rep["baseline"]["first"]["median_s"]
     gen = (rep.get("family_best") or {}).get("generated")

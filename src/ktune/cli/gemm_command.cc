@@ -164,6 +164,14 @@ nlohmann::json report_json(const tuner::GemmSessionResult& r, const gemm::GemmPr
     out["baseline"]["drift"] = r.baseline_runs->drift;
     out["baseline"]["beside_finalists"] = r.baseline_beside_finalists;
     if (r.baseline_first) out["baseline"]["first"] = stats_json(*r.baseline_first);
+    // Every run, when, and at which SM clock (a throttled run was taken again: the attempts).
+    out["baseline"]["timeline"] = nlohmann::json::array();
+    for (const tuner::TimedStats& t : r.baseline_timeline) {
+      nlohmann::json run = {{"at_s", t.at_s}, {"median_s", t.stats.median}};
+      if (t.sm_clock_mhz) run["sm_clock_mhz"] = *t.sm_clock_mhz;
+      if (!t.throttled_attempts.is_null()) run["throttled_attempts"] = t.throttled_attempts;
+      out["baseline"]["timeline"].push_back(std::move(run));
+    }
   }
   if (r.pick.pick) {
     const GemmRow& p = rows[*r.pick.pick];
@@ -526,8 +534,8 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--throttle-rest", args->throttle_rest,
                   "Seconds the GPU idles before a full measurement that ran at a lower SM clock (NVML, median of its "
-                  "samples) than the session's others is taken again; doubled per retry, 1 s per session at most "
-                  "(default 0.25; 0: never)")
+                  "samples) than the session's others is taken again; doubled per retry; the candidates' rests 0.5 s "
+                  "per session at most, the baseline's outside that (default 0.25; 0: never)")
       ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--throttle-retries", args->throttle_retries,
                   "Times a throttled full measurement is taken again at most (default 2)")

@@ -205,6 +205,13 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
   // after them; its first run (before the others) is reported beside.
   EXPECT_TRUE(j.at("baseline").value("beside_finalists", false)) << j.at("baseline").dump();
   EXPECT_GT(j.at("baseline").at("first").at("median_s").get<double>(), 0.0) << j.at("baseline").dump();
+  // Every baseline run in order (first, before the finalists, after the others); where NVML
+  // reads the SM clock, each measurement says at which clock it ran.
+  ASSERT_EQ(j.at("baseline").at("timeline").size(), 3u) << j.at("baseline").dump();
+  if (candidates[0].at("resources").at("timing").value("throttle_detection", "") == "nvml") {
+    EXPECT_GT(candidates[0].at("resources").at("sm_clock_mhz").at("median").get<double>(), 0.0) << candidates[0].dump(2);
+    for (const auto& run : j.at("baseline").at("timeline")) EXPECT_GT(run.value("sm_clock_mhz", 0.0), 0.0) << run.dump();
+  }
   EXPECT_GE(j.at("confirmed").size(), 1u);
   // Both families by default: generated kernels listed, compiled and measured, a refinement
   // round, the pick recorded as its own row, and where the time went.

@@ -133,7 +133,8 @@ class GemmSession {
     db::ResultRecord result;
     double at_s = 0;  // session seconds at its middle
   };
-  FullMeasurement measure_full(const nlohmann::json& candidate, const Row& row, const char* note);
+  FullMeasurement measure_full(const nlohmann::json& candidate, const Row& row, const char* note, bool baseline);
+  TimedStats timed(const FullMeasurement& full, const measure::Stats& stats) const;
   void note_clock(const db::ResultRecord& r);
   bool run_candidate(const nlohmann::json& entry, std::size_t i, std::optional<double> compile_deadline = std::nullopt);
   void evaluate_generated(const std::vector<std::size_t>& generated_listed);
@@ -171,7 +172,8 @@ class GemmSession {
   std::optional<measure::Stats> baseline_beside_;  // just before the finalists' confirmation
   std::optional<measure::Stats> baseline_after_;
   std::optional<double> clock_reference_;  // the highest median SM clock of a full measurement
-  double rested_s_ = 0;                    // idle seconds so far (measure_full)
+  double rested_s_ = 0;                    // the candidates' idle seconds so far (measure_full)
+  double baseline_rested_s_ = 0;           // the baseline's
   GemmSessionResult r_;
 };
 
@@ -299,7 +301,7 @@ void GemmSession::note_clock(const db::ResultRecord& r) {
 // it ran throttled, the GPU idles and it is measured again; the attempt at the highest clock
 // counts, and the others are kept in its resources.throttled_attempts.
 GemmSession::FullMeasurement GemmSession::measure_full(const nlohmann::json& candidate, const Row& row,
-                                                       const char* note) {
+                                                       const char* note, bool baseline) {
   double before = since_start();
   FullMeasurement best{measure_once(candidate, row, false, false, note), 0};
   best.at_s = (before + since_start()) / 2;
@@ -309,10 +311,10 @@ GemmSession::FullMeasurement GemmSession::measure_full(const nlohmann::json& can
     if (best.result.status != db::Status::Ok ||
         !measured_throttled(median_sm_clock(best.result), clock_reference_, o_.throttle_tolerance))
       break;
-    const double idle = std::min(rest, o_.throttle_rest_budget - rested_s_);
+    const double idle = baseline ? rest : std::min(rest, o_.throttle_rest_budget - rested_s_);
     if (idle <= 0) break;
     std::this_thread::sleep_for(std::chrono::duration<double>(idle));
-    rested_s_ += idle;
+    (baseline ? baseline_rested_s_ : rested_s_) += idle;
     before = since_start();
     FullMeasurement again{measure_once(candidate, row, false, false, note), 0};
     again.at_s = (before + since_start()) / 2;
@@ -326,8 +328,12 @@ GemmSession::FullMeasurement GemmSession::measure_full(const nlohmann::json& can
   }
   if (!attempts.empty()) best.result.resources["throttled_attempts"] = std::move(attempts);
   note_clock(best.result);
-  r_.phases["throttle_rest_s"] = rested_s_;
+  r_.phases["throttle_rest_s"] = rested_s_ + baseline_rested_s_;
   return best;
+}
+
+TimedStats GemmSession::timed(const FullMeasurement& full, const measure::Stats& stats) const {
+  return {full.at_s, stats, median_sm_clock(full.result), full.result.resources.value("throttled_attempts", nlohmann::json())};
 }
 
 // Evaluates (or resumes) one listed candidate; false when a compile deadline left it out.
@@ -357,7 +363,8 @@ bool GemmSession::run_candidate(const nlohmann::json& entry, std::size_t i, std:
     row.result.id = database_->insert_result(row.result);
   }
   row.stats = result_stats(row.result);
-  if (i == 0 && row.stats && row.measured_at_s) r_.baseline_timeline.push_back({*row.measured_at_s, *row.stats});
+  if (i == 0 && row.stats && row.measured_at_s)
+    r_.baseline_timeline.push_back({*row.measured_at_s, *row.stats, median_sm_clock(row.result), nullptr});
   if (i == 0 && !row.resumed) note_clock(row.result);
   if (row.stats && (!incumbent_ || row.stats->median < incumbent_->median)) incumbent_ = row.stats;
   ++update_.done;
@@ -521,7 +528,7 @@ void GemmSession::evaluate_all() {
 // (the screening's is kept in resources.screening). A failed measurement leaves the screening.
 void GemmSession::confirm_row(std::size_t i) {
   Row& row = r_.rows[i];
-  const FullMeasurement full = measure_full(entry_of(row), row, nullptr);
+  const FullMeasurement full = measure_full(entry_of(row), row, nullptr, false);
   const db::ResultRecord& again = full.result;
   const auto stats = result_stats(again);
   if (again.status != db::Status::Ok || !stats) return;  // the screening stands
@@ -568,12 +575,13 @@ void GemmSession::confirm() {
   const std::vector<std::size_t> finalists = gemm_finalists(r_.rows, static_cast<std::size_t>(o_.confirm));
   if (!finalists.empty() && !r_.rows.empty() && r_.rows.front().stats && !interrupt_flag().load()) {
     Row beside = r_.rows.front();
-    FullMeasurement full = measure_full(r_.listing.at("candidates")[0], beside, "baseline, measured again before the finalists");
+    FullMeasurement full =
+        measure_full(r_.listing.at("candidates")[0], beside, "baseline, measured again before the finalists", true);
     db::ResultRecord& r = full.result;
     if (r.status == db::Status::Ok && result_stats(r)) {
       r.id = database_->insert_result(r);
       baseline_beside_ = result_stats(r);
-      r_.baseline_timeline.push_back({full.at_s, *baseline_beside_});
+      r_.baseline_timeline.push_back(timed(full, *baseline_beside_));
     }
   }
   std::set<std::size_t> tried;
@@ -606,11 +614,12 @@ void GemmSession::baseline_again_and_pick() {
   std::vector<Row>& rows = r_.rows;
   if (!rows.empty() && rows.front().stats && rows.size() > 1 && !interrupt_flag().load()) {
     Row again = rows.front();
-    FullMeasurement full = measure_full(r_.listing.at("candidates")[0], again, "baseline, measured again after the others");
+    FullMeasurement full =
+        measure_full(r_.listing.at("candidates")[0], again, "baseline, measured again after the others", true);
     db::ResultRecord& r = full.result;
     r.id = database_->insert_result(r);
     baseline_after_ = result_stats(r);
-    if (baseline_after_) r_.baseline_timeline.push_back({full.at_s, *baseline_after_});
+    if (baseline_after_) r_.baseline_timeline.push_back(timed(full, *baseline_after_));
   }
   r_.baseline_measured_again = baseline_after_.has_value();
   // After a confirmation only full measurements compete: a row left at its screening may look

@@ -328,12 +328,11 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
     // ones ran 15.7; session 18).
     const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
     const double written = static_cast<double>(t.m) * t.n * t.batch * out_bytes;
-    // The reduction waits on memory once per kReduceSlicesPerRound slices; every round past the
-    // first costs about 2 us (fitted to two long-K shapes when a round was 16 slices: 32 slices
-    // ran 1.1-3.3 us above this model where 16 ran 0.4-0.8 us above it, 64 slices 4.4 us; H200,
-    // session 26, where the model had ranked 64x128 tiles in 32 slices first and 64x64 in 16,
-    // measured fastest on both GPUs, 31st). A round is 32 slices since session 27.
-    const double rounds = std::ceil(static_cast<double>(k.split_k) / kReduceSlicesPerRound);
+    // Every kReduceChargedSlices slices past the first cost about 2 us (fitted to two long-K
+    // shapes: 32 slices ran 1.1-3.3 us above this model without it where 16 ran 0.4-0.8 us above
+    // it, 64 slices 4.4 us; H200, session 26, where the model had ranked 64x128 tiles in 32
+    // slices first and 64x64 in 16, measured fastest on both GPUs, 31st).
+    const double rounds = std::ceil(static_cast<double>(k.split_k) / kReduceChargedSlices);
     e.reduction_seconds = 2.0 * partial * k.split_k / r.hbm + written / r.hbm + r.launch + 2e-6 + (rounds - 1) * 2e-6;
   } else if (k.split_k > 1) {
     // Every slice adds fp32 partials (read-modify-write in L2), the last reads them back.

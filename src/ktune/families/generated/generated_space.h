@@ -16,6 +16,13 @@
 
 namespace ktune::generated {
 
+// The split-K reduction kernel's cost is charged about 2 us per this many slices past the first
+// this many. Fitted when the kernel loaded 16 slices per round (H200, session 26); with 32 per
+// round (kReduceSlicesPerRound) 64x128 tiles in 32 slices ran 14.3 us on 256x128x16384, faster
+// than the 15.1 us of 16 per round, but still slower than 64x64 in 16 slices (13.25 us): charged
+// per 32, the model ranked the 32-slice kernels first and the long-K shapes lost 7% (session 27).
+inline constexpr int kReduceChargedSlices = 16;
+
 // The Config stored in the tuning database (IREE lowering_config names): family "generated",
 // path ("wgmma" | "mma_sync"), workgroup ("128x256"), reduction (64), subgroup_m_count,
 // subgroup_n_count, mma_kind ("WGMMA_F32_64x256x16_BF16"), pipeline_stages, split_k,
