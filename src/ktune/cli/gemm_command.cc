@@ -52,7 +52,7 @@ struct GemmArgs {
   int max_samples = 500;
   int confirm = 3;
   double throttle_rest = 0.25;
-  int throttle_retries = 2;
+  int throttle_retries = 1;
   double candidate_timeout = 5;
   bool no_racing = false;
   double racing_margin = 0.05;
@@ -534,11 +534,11 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--throttle-rest", args->throttle_rest,
                   "Seconds the GPU idles before a full measurement that ran at a lower SM clock (NVML, median of its "
-                  "samples) than the session's others is taken again; doubled per retry; the candidates' rests 0.5 s "
+                  "samples) than the session's others is taken again; doubled per retry; the candidates' rests 0.25 s "
                   "per session at most, the baseline's outside that (default 0.25; 0: never)")
       ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--throttle-retries", args->throttle_retries,
-                  "Times a throttled full measurement is taken again at most (default 2)")
+                  "Times a throttled full measurement is taken again at most; the fastest attempt counts (default 1)")
       ->check(CLI::Range(0, 10));
   cmd->add_option("--candidate-timeout", args->candidate_timeout, "Seconds of measuring per candidate at most (default 5)");
   cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");

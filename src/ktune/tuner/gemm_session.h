@@ -41,13 +41,13 @@ struct GemmSessionOptions {
   // A full measurement after the baseline's first whose median SM clock lies more than
   // throttle_tolerance under the highest the session's full measurements ran at is taken again
   // after the GPU idles throttle_rest seconds (doubled each time), at most throttle_retries
-  // times (see measured_throttled). The candidates' rests share throttle_rest_budget seconds per
+  // times, and the faster attempt counts (see measured_throttled). The candidates' rests share throttle_rest_budget seconds per
   // session; the baseline's runs, which every candidate is judged against, rest outside it, so
   // a spent budget never leaves the baseline measured hotter than the candidates.
   double throttle_rest = 0.25;
-  int throttle_retries = 2;
+  int throttle_retries = 1;
   double throttle_tolerance = 0.03;
-  double throttle_rest_budget = 0.5;
+  double throttle_rest_budget = 0.25;
   bool no_resume = false;
   std::filesystem::path database;
   std::filesystem::path worker_executable;  // runs `gemm-worker`
