@@ -1017,13 +1017,14 @@ static __device__ __forceinline__ void kt90_split_k_store(const KtuneGemmParams&
 
 // The sum of the split-K slices of every element of D, finished by the epilogue. A CTA takes 64
 // pairs of columns at a time; its four warp pairs each sum every fourth slice of them, eight
-// slices' loads issued before any add, and the first sums the four parts through shared memory and runs
-// the epilogue. A thread per pair looping over the slices had at most four loads in flight and
-// waited on memory once per four slices: 2.8 us for 16 slices of 256x128, against cuBLASLt's
-// 1.7 us for 8 (session 20, H100). Launched after the GEMM as its programmatic dependent (see
+// slices' loads issued before any add, and the first sums the four parts through shared memory
+// and runs the epilogue. A thread per pair looping over the slices had at most four loads in
+// flight and waited on memory once per four slices: 2.8 us for 16 slices of 256x128, against
+// cuBLASLt's 1.7 us for 8 (session 20, H100). Four loads per warp pair instead of eight: 64x128
+// tiles in 32 slices ran 15.1 us on 256x128x16384 instead of 14.3 (H200, sessions 26-27). Launched after the GEMM as its programmatic dependent (see
 // generated_launch.h): it starts while the GEMM's last tiles finish and waits for them here.
 extern "C" __global__ void __launch_bounds__(256) ktune_splitk_reduce_sm90(const __grid_constant__ KtuneGemmParams p) {
-  // kGroups * kInFlight is kReduceSlicesPerRound of generated_kernel.h (the cost model's rounds).
+  // kGroups * kInFlight is kReduceSlicesPerRound of generated_kernel.h.
   constexpr int kPairs = 64, kGroups = 4, kInFlight = 8;
   __shared__ float2 parts[kGroups - 1][kPairs];
   asm volatile("griddepcontrol.wait;" ::: "memory");
