@@ -4,6 +4,12 @@
 
 namespace ktune::device::cuda {
 
+void SmClockWindow::add(unsigned mhz) {
+  if (clocks_.size() >= kMaxReadings)
+    clocks_.erase(clocks_.begin(), clocks_.begin() + static_cast<std::ptrdiff_t>(kMaxReadings / 2));
+  clocks_.push_back(mhz);
+}
+
 nlohmann::json SmClockWindow::summary() const {
   if (clocks_.empty()) return nullptr;
   std::vector<unsigned> sorted = clocks_;

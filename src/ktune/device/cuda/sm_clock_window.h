@@ -5,6 +5,7 @@
 // median clock of each measurement says in which state the GPU was when it was taken, so a
 // session can take a throttled measurement again (tuner/gemm_session.cc).
 
+#include <cstddef>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,7 +14,10 @@ namespace ktune::device::cuda {
 
 class SmClockWindow {
  public:
-  void add(unsigned mhz) { clocks_.push_back(mhz); }
+  // Paths that never take the window (the spec-kernel worker times through the same context)
+  // would grow it sample by sample: past kMaxReadings the older half is dropped.
+  static constexpr std::size_t kMaxReadings = std::size_t{1} << 16;
+  void add(unsigned mhz);
   void clear() { clocks_.clear(); }
   bool empty() const { return clocks_.empty(); }
   // {"median": M, "min": A, "max": B, "samples": N}; null without a reading.

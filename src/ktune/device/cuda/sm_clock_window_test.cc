@@ -31,5 +31,15 @@ TEST(SmClockWindow, AnEvenCountTakesTheLowerMiddleAndClearStartsAgain) {
   EXPECT_EQ(w.summary().at("median").get<unsigned>(), 1500u);
 }
 
+// A window nobody takes stays bounded and keeps the latest readings.
+TEST(SmClockWindow, AWindowNeverTakenStaysBounded) {
+  SmClockWindow w;
+  for (std::size_t i = 0; i < SmClockWindow::kMaxReadings; ++i) w.add(1980);
+  for (int i = 0; i < 10; ++i) w.add(1500);
+  const nlohmann::json s = w.summary();
+  EXPECT_EQ(s.at("samples").get<std::size_t>(), SmClockWindow::kMaxReadings / 2 + 10);
+  EXPECT_EQ(s.at("min").get<unsigned>(), 1500u);
+}
+
 }  // namespace
 }  // namespace ktune::device::cuda
