@@ -4,7 +4,7 @@
 # default build in the same session), plus torch.matmul on the seed shapes in the same run.
 # Everything it needs is carried in .carry/iree_model (bench/iree_model_prepare.sh makes it):
 # the static ktune, IREE's runtime tools and iree-compile with libIREECompiler.so (xz).
-#   bench/iree_model_gpu.sh OUT "MODEL[:TOP[:MAXCAND[:MAXOBJECTS]]] ..."
+#   bench/iree_model_gpu.sh OUT "MODEL[:TOP[:MAXCAND[:MAXOBJECTS[:MAXTRANSFORMS[:TAG]]]]] ..."
 # Writes OUT/<model>.json (ktune's --json answer), OUT/<model>.progress, OUT/<model>_tuned/,
 # OUT/torch.json, OUT/model.db.
 set -u
@@ -37,19 +37,20 @@ for x in "$C"/*_test.xz; do
 done
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.csv" 2>&1
 for spec in $MODELS; do
-  IFS=: read -r name top maxc maxobj <<< "$spec"
+  IFS=: read -r name top maxc maxobj maxtd tag <<< "$spec"
+  out_name=$name${tag:+_$tag}
   start=$(date +%s.%N)
   "$K" --db "$OUT/model.db" --json model tune "examples/iree/$name.mlir" --target cuda:sm_80 --iree-tools "$T" \
-    --out "/tmp/ktune_work/$name" --top "${top:-5}" --max-candidates "${maxc:-32}" --max-objects "${maxobj:-8}" -o "$OUT/${name}_tuned" \
-    --progress json > "$OUT/$name.json" 2> "$OUT/$name.progress"
-  echo "$name rc=$? wall=$(python3 -c "import time; print(round(time.time() - $start, 1))") s"
+    --out "/tmp/ktune_work/$out_name" --top "${top:-5}" --max-candidates "${maxc:-32}" --max-objects "${maxobj:-8}" \
+    --max-transforms "${maxtd:-6}" -o "$OUT/${out_name}_tuned" --progress json > "$OUT/$out_name.json" 2> "$OUT/$out_name.progress"
+  echo "$out_name rc=$? wall=$(python3 -c "import time; print(round(time.time() - $start, 1))") s"
   # The -o answer as a user applies it: compile.sh with the carried iree-compile.
-  if [ -x "$OUT/${name}_tuned/compile.sh" ]; then
-    IREE_COMPILE="$T/iree-compile" "$OUT/${name}_tuned/compile.sh" "examples/iree/$name.mlir" "/tmp/${name}_recompiled.vmfb" \
-      > "$OUT/${name}_recompile.log" 2>&1
-    echo "$name compile.sh rc=$?"
+  if [ -x "$OUT/${out_name}_tuned/compile.sh" ]; then
+    IREE_COMPILE="$T/iree-compile" "$OUT/${out_name}_tuned/compile.sh" "examples/iree/$name.mlir" "/tmp/${out_name}_recompiled.vmfb" \
+      > "$OUT/${out_name}_recompile.log" 2>&1
+    echo "$out_name compile.sh rc=$?"
   fi
-  rm -f "$OUT/${name}_tuned/tuned.vmfb"  # large; compile.sh rebuilds it
+  rm -f "$OUT/${out_name}_tuned/tuned.vmfb"  # large; compile.sh rebuilds it
 done
 python3 - "$OUT/torch.json" <<'PY'
 import json, sys

@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 struct ModelArgs {
   std::string model, target = "cuda:sm_80", iree_tools, out;
   std::vector<std::string> flags;
-  int dispatch = 0, max_candidates = 32, max_objects = 8, build = 0;
+  int dispatch = 0, max_candidates = 32, max_objects = 8, max_transforms = 6, build = 0;
   // profile / tune
   std::string function, output, strategy, progress = "auto", object_arch = "auto", work_dir;
   int top = 5, repetitions = 10, batch = 20, device = 0, jobs = 0, hal_profile_runs = 10;
@@ -85,6 +85,7 @@ iree::ModelRunOptions run_options(const ModelArgs& args, const GlobalOptions& gl
   o.top = static_cast<std::size_t>(std::max(0, args.top));
   o.max_candidates = static_cast<std::size_t>(std::max(1, args.max_candidates));
   o.max_object_candidates = static_cast<std::size_t>(std::max(0, args.max_objects));
+  o.max_strategies = static_cast<std::size_t>(std::max(0, args.max_transforms));
   if (o.max_object_candidates > 0 && iree::parse_target(args.target).device == "cuda") {
     const iree::ObjectDeviceChoice choice = iree::resolve_object_device(args.object_arch, args.device);
     o.object_device = choice.device;
@@ -482,6 +483,9 @@ void add_tune_command(CLI::App* model, GlobalOptions& global, Handler& handler, 
   tune->add_option("--max-candidates", args->max_candidates, "Candidates per dispatch in IREE's knobs, IREE's default included (default 32)");
   tune->add_option("--max-objects", args->max_objects,
                    "Per GEMM dispatch: ktune's generated kernels substituted as the dispatch's executable object (default 8; 0: none)");
+  tune->add_option("--max-transforms", args->max_transforms,
+                   "Per plain f16 matmul dispatch on CUDA: IREE transform-dialect codegen strategies (ldmatrix, "
+                   "cp.async, a pipelined K loop; default 6; 0: none)");
   tune->add_option("--object-arch", args->object_arch,
                    "The GPU ktune's kernels are built for: auto (the CUDA device at --device, so wgmma+TMA kernels on "
                    "Hopper; the target without one), target (mma.sync PTX for the dispatch's target), or an arch (sm_90a)");

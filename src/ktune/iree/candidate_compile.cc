@@ -1,5 +1,7 @@
 #include "ktune/iree/candidate_compile.h"
 
+#include "ktune/iree/transform_strategy.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -26,7 +28,18 @@ SubstitutedCompile compile_substituted(const IreeTools& tools, const fs::path& s
   fs::remove_all(dump_dir, ec);
   c.command = {tools.compile.string(), source.string(), "-o", vmfb.string(),
                "--iree-hal-dump-executable-files-to=" + dump_dir.string()};
-  for (const auto& [name, file] : substitutions) c.command.push_back(substitution_flag(name, file));
+  std::vector<fs::path> files;
+  for (const auto& [name, file] : substitutions) {
+    c.command.push_back(substitution_flag(name, file));
+    files.push_back(file);
+  }
+  // A configuration that names a transform strategy needs the library that holds it: one per
+  // build, with every strategy this build's substitutions name (IREE takes a single library).
+  if (const auto strategies = strategies_named_in(files); !strategies.empty()) {
+    const fs::path library = vmfb.parent_path() / (vmfb.stem().string() + ".strategies.mlir");
+    std::ofstream(library, std::ios::binary) << emit_strategy_library(strategies);
+    c.command.push_back("--iree-codegen-transform-dialect-library=" + library.string());
+  }
   for (const std::string& f : target.compile_flags()) c.command.push_back(f);
   for (const std::string& f : extra_flags) c.command.push_back(f);
   const CompilerRun run = run_iree_compile(c.command, timeout_seconds);

@@ -1,5 +1,6 @@
 #include "ktune/iree/dispatch_kind.h"
 
+#include <fstream>
 #include <regex>
 
 #include "ktune/core/read_file.h"
@@ -21,10 +22,12 @@ std::string candidate_label(const MatmulCandidate& c) { return c.is_default ? "d
 namespace {
 
 std::vector<space::Parameter> candidate_parameter(const std::vector<MatmulCandidate>& candidates,
-                                                 const std::vector<ObjectCandidate>& objects) {
+                                                 const std::vector<ObjectCandidate>& objects,
+                                                 const std::vector<TransformStrategy>& strategies) {
   space::Parameter p{"candidate", {}, 0};
   for (const auto& c : candidates) p.values.push_back(Value::string(candidate_label(c)));
   for (const auto& o : objects) p.values.push_back(Value::string(o.label));
+  for (const auto& t : strategies) p.values.push_back(Value::string(t.label()));
   return {p};
 }
 
@@ -80,11 +83,17 @@ DispatchKind::DispatchKind(const ModelSession& session, std::size_t index, const
       objects_unsupported_ = "NVRTC is not available to compile ktune's kernels: " + loaded.error;
     }
   }
+  if (dispatch_.config.backend == "cuda")
+    strategies_ = transform_strategies(dispatch_.config, gemm_, options.max_strategies, &strategies_unsupported_);
+  else
+    strategies_unsupported_ = "transform strategies are written for CUDA";
   if (!tunable() && !options.default_only_when_untunable)
-    throw IreeError("dispatch " + dispatch_.name + " has no candidates: " + summary_.unsupported + "; ktune's kernels: " + objects_unsupported_);
-  space_.emplace(candidate_parameter(candidates_, objects_), std::vector<space::Constraint>{});
+    throw IreeError("dispatch " + dispatch_.name + " has no candidates: " + summary_.unsupported + "; ktune's kernels: " + objects_unsupported_ +
+                    "; transform strategies: " + strategies_unsupported_);
+  space_.emplace(candidate_parameter(candidates_, objects_, strategies_), std::vector<space::Constraint>{});
   for (std::size_t i = 0; i < candidates_.size(); ++i) by_label_[candidate_label(candidates_[i])] = i;
   for (std::size_t i = 0; i < objects_.size(); ++i) by_label_[objects_[i].label] = candidates_.size() + i;
+  for (std::size_t i = 0; i < strategies_.size(); ++i) by_label_[strategies_[i].label()] = candidates_.size() + objects_.size() + i;
   const auto text = read_file(dispatch_.benchmark);
   std::smatch m;
   if (!text || !std::regex_search(*text, m, std::regex(R"(util\.func public @([^\s(]+)\()")))
@@ -102,8 +111,17 @@ const ObjectCandidate* DispatchKind::object_candidate(const Config& config) cons
   const auto it = config.find("candidate");
   if (it == config.end() || !it->second.is_string()) return nullptr;
   const auto at = by_label_.find(it->second.as_string());
-  if (at == by_label_.end() || at->second < candidates_.size()) return nullptr;
+  if (at == by_label_.end() || at->second < candidates_.size() || at->second >= candidates_.size() + objects_.size()) return nullptr;
   return &objects_[at->second - candidates_.size()];
+}
+
+const TransformStrategy* DispatchKind::strategy_candidate(const Config& config) const {
+  const auto it = config.find("candidate");
+  if (it == config.end() || !it->second.is_string()) return nullptr;
+  const auto at = by_label_.find(it->second.as_string());
+  const std::size_t first = candidates_.size() + objects_.size();
+  if (at == by_label_.end() || at->second < first) return nullptr;
+  return &strategies_[at->second - first];
 }
 
 fs::path DispatchKind::candidate_dir(const std::string& label) const {
@@ -155,6 +173,7 @@ device::CompileResult DispatchKind::compile(const Config& config, const std::str
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   if (const ObjectCandidate* object = object_candidate(config)) return compile_object(*object);
+  if (const TransformStrategy* strategy = strategy_candidate(config)) return compile_strategy(*strategy);
   const MatmulCandidate* c = nullptr;
   try {
     c = &candidate(config);
@@ -220,6 +239,41 @@ device::CompileResult DispatchKind::compile_object(const ObjectCandidate& c) {
     if (!wg || *wg != threads)
       return failed("the build of " + source.filename().string() + " does not hold ktune's kernel (" + std::to_string(threads) +
                         " threads): the substitution did not take",
+                    elapsed());
+  }
+  r.resources["dispatch_vmfb"] = dispatch_vmfb.string();
+  r.resources["model_vmfb"] = model_vmfb.string();
+  r.ok = true;
+  r.seconds = elapsed();
+  return r;
+}
+
+device::CompileResult DispatchKind::compile_strategy(const TransformStrategy& t) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const fs::path dir = candidate_dir(t.label());
+  fs::create_directories(dir);
+  const fs::path configured = substitution_file(t.label());
+  try {
+    std::ofstream(configured, std::ios::binary) << apply_strategy(read_text(dispatch_.configured), t);
+  } catch (const std::exception& e) {
+    return failed(dispatch_.configured.string() + ": " + e.what(), elapsed());
+  }
+  device::CompileResult r;
+  r.cache_key = dir.filename().string();
+  r.artifact = dir;
+  r.resources = {{"strategy", t.to_json()}, {"configured", configured.string()}, {"workgroup_size", t.threads()}};
+  // compile_substituted writes the strategy library beside each module and passes it to IREE.
+  const fs::path dispatch_vmfb = dir / "dispatch.vmfb", model_vmfb = dir / "model.vmfb";
+  for (const auto& [source, vmfb, dump] : {std::tuple{dispatch_.benchmark, dispatch_vmfb, dir / "dump"},
+                                           std::tuple{session_.model.model, model_vmfb, dir / "model-dump"}}) {
+    const SubstitutedCompile b =
+        compile_substituted(session_.tools, source, session_.model.target, {{dispatch_.name, configured}}, vmfb, dump, session_.extra_flags);
+    if (!b.ok) return failed("IREE does not compile " + dispatch_.name + " with strategy " + t.label() + ": " + b.error, elapsed());
+    const auto wg = compiled_workgroup_size(dump, dispatch_.name);
+    if (!wg || *wg != t.threads())
+      return failed("the build of " + source.filename().string() + " does not have the strategy's " + std::to_string(t.threads()) +
+                        " threads: the substitution did not take",
                     elapsed());
   }
   r.resources["dispatch_vmfb"] = dispatch_vmfb.string();

@@ -4,8 +4,9 @@
 // parameter, "candidate", whose values read like "NV_MMA_SYNC_F32_16x8x16_F16/sg4x4/wg2x2/r2/p2"
 // ("default" for IREE's own), then, for a dispatch that is a GEMM ktune's generated kernels
 // compute (dispatch_gemm.h), those kernels as the dispatch's executable object
-// ("ktune/128x128x32/w2x2/s3/g8/b1", generated_object.h): one space, one loop, two families;
-// every strategy of search/ walks it. A candidate compiles (on the tuner's compile pool) to two
+// ("ktune/128x128x32/w2x2/s3/g8/b1", generated_object.h), and, for a plain f16 matmul on
+// CUDA, IREE transform-dialect strategies ("td/128x128x64/w2x2/d3", transform_strategy.h): one
+// space, one loop, three families; every strategy of search/ walks it. A candidate compiles (on the tuner's compile pool) to two
 // modules: the dispatch's standalone benchmark with the candidate substituted (what is timed)
 // and the whole model with it substituted (what is verified against the default build on the
 // session's random inputs). Both builds must show the candidate's workgroup size.
@@ -19,6 +20,7 @@
 #include "ktune/iree/generated_object.h"
 #include "ktune/iree/matmul_candidates.h"
 #include "ktune/iree/model_session.h"
+#include "ktune/iree/transform_strategy.h"
 #include "ktune/tuner/candidate_kind.h"
 
 namespace ktune::iree {
@@ -26,6 +28,7 @@ namespace ktune::iree {
 struct DispatchKindOptions {
   std::size_t max_candidates = 32;  // IREE's knobs, including the default
   std::size_t max_object_candidates = 8;  // ktune's generated kernels (0: none)
+  std::size_t max_strategies = 6;         // IREE transform-dialect strategies (0: none)
   // The GPU ktune's kernels are planned and compiled for (resolve_object_device); unset: the
   // dispatch's target (mma.sync PTX the driver JITs).
   std::optional<generated::DeviceTraits> object_device;
@@ -61,6 +64,7 @@ class DispatchKind : public tuner::CandidateKind {
   device::CompileResult compile(const Config& config, const std::string& target) override;
   // The two builds of a candidate: the dispatch's benchmark and the whole model, substituted.
   device::CompileResult compile_object(const ObjectCandidate& candidate);
+  device::CompileResult compile_strategy(const TransformStrategy& strategy);
   device::ScreenResult screen(device::Backend&, int, const Config&, const device::CompileResult&) override { return {}; }
   nlohmann::json evaluation_request(const Request& request) const override;
   double call_timeout(const measure::Policy& policy, bool computes_reference) const override;
@@ -72,19 +76,24 @@ class DispatchKind : public tuner::CandidateKind {
   const std::vector<ObjectCandidate>& object_candidates() const { return objects_; }
   // Why the dispatch has no object candidates ("" when it has).
   const std::string& objects_unsupported() const { return objects_unsupported_; }
+  const std::vector<TransformStrategy>& strategies() const { return strategies_; }
+  // Why the dispatch has no transform strategies ("" when it has).
+  const std::string& strategies_unsupported() const { return strategies_unsupported_; }
   const std::optional<DispatchGemm>& gemm() const { return gemm_; }
   const CandidateSpaceSummary& space_summary() const { return summary_; }
   // The candidate a config names (std::out_of_range for one not in the space, or for an object
   // candidate: see object_candidate).
   const MatmulCandidate& candidate(const Config& config) const;
-  // The object candidate a config names, or null when it names one of IREE's configurations.
+  // The object candidate a config names, or null when it names another family's candidate.
   const ObjectCandidate* object_candidate(const Config& config) const;
+  // The transform strategy a config names, or null.
+  const TransformStrategy* strategy_candidate(const Config& config) const;
   // Where a candidate is built (its configured source is configured_<dispatch>.mlir there).
   std::filesystem::path candidate_dir(const std::string& label) const;
   // The file that substitutes the candidate a label names into a build (empty for "default").
   std::filesystem::path substitution_file(const std::string& label) const;
   std::string benchmark_function() const { return benchmark_function_; }
-  bool tunable() const { return candidates_.size() + objects_.size() > 1; }
+  bool tunable() const { return candidates_.size() + objects_.size() + strategies_.size() > 1; }
 
  private:
   const ModelSession& session_;
@@ -95,8 +104,10 @@ class DispatchKind : public tuner::CandidateKind {
   std::optional<DispatchGemm> gemm_;
   std::vector<ObjectCandidate> objects_;
   std::string objects_unsupported_;
+  std::vector<TransformStrategy> strategies_;
+  std::string strategies_unsupported_;
   std::shared_ptr<const cuda::NvrtcCompiler> nvrtc_;
-  std::map<std::string, std::size_t> by_label_;  // IREE candidates 0..n-1, objects n..
+  std::map<std::string, std::size_t> by_label_;  // IREE candidates 0..n-1, objects n.., strategies after
   std::optional<space::SearchSpace> space_;  // built once the families are known
   std::string benchmark_function_;
 };

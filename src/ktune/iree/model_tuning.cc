@@ -1,5 +1,7 @@
 #include "ktune/iree/model_tuning.h"
 
+#include "ktune/iree/transform_strategy.h"
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -152,6 +154,7 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
     DispatchKindOptions ko;
     ko.max_candidates = o.max_candidates;
     ko.max_object_candidates = o.max_object_candidates;
+    ko.max_strategies = o.max_strategies;
     ko.object_device = o.object_device;
     ko.batch_size = o.batch_size;
     ko.policy = benchmark_policy(o);
@@ -162,6 +165,7 @@ ModelProfile profile_model(const ModelSession& session, const ModelRunOptions& o
     if (!dp.tunable) {
       dp.why_not = kind.space_summary().unsupported;
       if (!kind.objects_unsupported().empty()) dp.why_not += "; ktune's kernels: " + kind.objects_unsupported();
+      if (!kind.strategies_unsupported().empty()) dp.why_not += "; transform strategies: " + kind.strategies_unsupported();
     }
     const tuner::TuneSummary s = run_fixed(kind, o, {{{"candidate", Value::string("default")}}}, "model profile");
     if (!s.results.empty()) {
@@ -227,6 +231,8 @@ nlohmann::json DispatchTuning::to_json() const {
   if (default_s && best_s && *best_s > 0) j["speedup"] = *default_s / *best_s;
   if (!configured.empty()) j["configured"] = configured.string();
   if (!objects_unsupported.empty()) j["objects_unsupported"] = objects_unsupported;
+  j["strategies"] = strategies;
+  if (!strategies_unsupported.empty()) j["strategies_unsupported"] = strategies_unsupported;
   return j;
 }
 
@@ -274,6 +280,7 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
     DispatchKindOptions ko;
     ko.max_candidates = o.max_candidates;
     ko.max_object_candidates = o.max_object_candidates;
+    ko.max_strategies = o.max_strategies;
     ko.object_device = o.object_device;
     ko.batch_size = o.batch_size;
     ko.policy = benchmark_policy(o);
@@ -281,8 +288,10 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
     DispatchKind kind(session, index, ko);
     DispatchTuning t;
     t.name = dp.name;
-    t.candidates = kind.candidates().size() + kind.object_candidates().size();
+    t.candidates = kind.candidates().size() + kind.object_candidates().size() + kind.strategies().size();
     t.object_candidates = kind.object_candidates().size();
+    t.strategies = kind.strategies().size();
+    t.strategies_unsupported = kind.strategies_unsupported();
     t.objects_unsupported = kind.objects_unsupported();
     t.summary = tuner::run_tuning(kind, dispatch_tune_options(o));
     db::Database database(o.tune.db_path.empty() ? db::Database::default_path() : o.tune.db_path);
@@ -312,6 +321,10 @@ ModelTuning tune_model(const ModelSession& session, const ModelRunOptions& o) {
   if (!m.tuned_kept) m.substitutions.clear();  // the default build stays the answer
   for (const std::string& f : session.model.target.compile_flags()) m.compile_flags.push_back(f);
   for (const auto& [name, file] : m.substitutions) m.compile_flags.push_back("--iree-hal-substitute-executable-configuration=" + name + "=" + file.string());
+  if (!m.substitutions.empty()) {
+    const fs::path library = session.work_dir / "builds" / "tuned" / "model.strategies.mlir";
+    if (fs::exists(library)) m.compile_flags.push_back("--iree-codegen-transform-dialect-library=" + library.string());
+  }
   m.wall_seconds = since(start);
   return m;
 }
@@ -337,6 +350,13 @@ void write_tuning_output(const ModelSession& session, const ModelTuning& t, cons
     flags.push_back("--iree-hal-substitute-executable-configuration=" + name + "=" + name + ".mlir");
   }
   if (objects) flags.push_back("--iree-hal-executable-object-search-path=.");
+  std::vector<fs::path> configured;
+  for (const auto& [name, file] : t.substitutions) configured.push_back(file);
+  if (const auto strategies = strategies_named_in(configured); !strategies.empty()) {
+    // The transform strategies the chosen configurations name, in the one library IREE takes.
+    std::ofstream(dir / "strategies.mlir", std::ios::binary) << emit_strategy_library(strategies);
+    flags.push_back("--iree-codegen-transform-dialect-library=strategies.mlir");
+  }
   for (const std::string& f : session.extra_flags) flags.push_back(f);
   std::ofstream(dir / "flags.txt") << [&] {
     std::string s;
@@ -351,6 +371,8 @@ void write_tuning_output(const ModelSession& session, const ModelTuning& t, cons
   for (const auto& f : flags) {
     const auto eq = f.rfind('=');
     if (f.rfind("--iree-hal-substitute-executable-configuration=", 0) == 0)
+      sh << " \\\n  \"" << f.substr(0, eq + 1) << "$here/" << f.substr(eq + 1) << "\"";
+    else if (f.rfind("--iree-codegen-transform-dialect-library=", 0) == 0)
       sh << " \\\n  \"" << f.substr(0, eq + 1) << "$here/" << f.substr(eq + 1) << "\"";
     else if (f.rfind("--iree-hal-executable-object-search-path=", 0) == 0)
       sh << " \\\n  \"" << f.substr(0, eq + 1) << "$here\"";

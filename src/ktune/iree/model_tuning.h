@@ -26,6 +26,7 @@ struct ModelRunOptions {
   std::size_t top = 5;                // dispatches tuned
   std::size_t max_candidates = 32;    // per dispatch, IREE's knobs, the default included
   std::size_t max_object_candidates = 8;  // per dispatch, ktune's generated kernels
+  std::size_t max_strategies = 6;         // per dispatch, IREE transform-dialect strategies
   std::optional<generated::DeviceTraits> object_device;  // the GPU they run on (DispatchKindOptions)
   int batch_size = 20;
   int repetitions = 10;               // benchmark repetitions per candidate (samples)
@@ -69,6 +70,8 @@ struct DispatchTuning {
   std::size_t candidates = 0;         // both families
   std::size_t object_candidates = 0;  // of them, ktune's generated kernels
   std::string objects_unsupported;    // why the dispatch has none of ktune's kernels
+  std::size_t strategies = 0;         // of them, IREE transform-dialect strategies
+  std::string strategies_unsupported; // why the dispatch has none
   tuner::TuneSummary summary;
   std::optional<double> default_s, best_s;
   std::string best_label;       // "default" when IREE's own won
