@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include <unistd.h>
+
+#include "ktune/core/read_file.h"
+
 namespace ktune::iree {
 namespace {
 
@@ -84,6 +90,33 @@ TEST(DefaultWorkDir, BesideTheDatabaseOnePerModelPathAndChip) {
   const std::filesystem::path relative = default_work_dir("k.db", "/m/a/model.mlir", sm80);
   EXPECT_TRUE(relative.is_absolute()) << relative;
   EXPECT_EQ(relative.parent_path(), std::filesystem::current_path() / "ktune-work");
+}
+
+// A configuration that names a transform strategy: -o carries the library it needs, and both
+// flags.txt and compile.sh pass it, relative to the output directory.
+TEST(WriteTuningOutput, ATransformStrategyTravelsWithItsLibrary) {
+  namespace fs = std::filesystem;
+  const fs::path tmp = fs::temp_directory_path() / ("ktune_tuning_output_" + std::to_string(::getpid()));
+  fs::create_directories(tmp / "candidate");
+  const fs::path configured = tmp / "candidate" / "configured_matmul_dispatch_0.mlir";
+  std::ofstream(configured) << "func.func @f() attributes {translation_info = #iree_codegen.translation_info<pipeline = "
+                               "#iree_codegen.transform_dialect_codegen codegen_spec = @ktune_td_128x128x64_w2x2_d3 "
+                               "workgroup_size = [128, 1, 1] subgroup_size = 32>} { return }\n";
+  ModelSession session;
+  session.model.target = parse_target("cuda:sm_80");
+  session.work_dir = tmp / "work";
+  ModelTuning t;
+  t.substitutions = {{"matmul_dispatch_0", configured}};
+  write_tuning_output(session, t, tmp / "out");
+  const std::string library = read_file(tmp / "out" / "strategies.mlir").value_or("");
+  EXPECT_NE(library.find("transform.named_sequence @ktune_td_128x128x64_w2x2_d3("), std::string::npos);
+  EXPECT_NE(library.find("transform.named_sequence @__kernel_config("), std::string::npos);
+  const std::string flags = read_file(tmp / "out" / "flags.txt").value_or("");
+  EXPECT_NE(flags.find("--iree-codegen-transform-dialect-library=strategies.mlir\n"), std::string::npos) << flags;
+  const std::string sh = read_file(tmp / "out" / "compile.sh").value_or("");
+  EXPECT_NE(sh.find("\"--iree-codegen-transform-dialect-library=$here/strategies.mlir\""), std::string::npos) << sh;
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
 }
 
 }  // namespace
