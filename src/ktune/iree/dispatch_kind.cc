@@ -228,24 +228,29 @@ device::CompileResult DispatchKind::compile_object(const ObjectCandidate& c) {
   r.cache_key = dir.filename().string();
   r.artifact = dir;
   r.resources = {{"object", c.to_json()}, {"build", object.resources}, {"executable", object.executable.string()}};
-  const std::vector<std::pair<std::string, fs::path>> substitution = {{dispatch_.name, object.executable}};
-  const fs::path dispatch_vmfb = dir / "dispatch.vmfb", model_vmfb = dir / "model.vmfb";
   const int threads = object.resources.value("threads", 0);
-  for (const auto& [source, vmfb, dump] : {std::tuple{dispatch_.benchmark, dispatch_vmfb, dir / "dump"},
-                                           std::tuple{session_.model.model, model_vmfb, dir / "model-dump"}}) {
-    const SubstitutedCompile b = compile_substituted(session_.tools, source, session_.model.target, substitution, vmfb, dump, session_.extra_flags);
-    if (!b.ok) return failed("IREE does not take ktune's kernel as the executable of " + dispatch_.name + ": " + b.error, elapsed());
-    const auto wg = compiled_workgroup_size(dump, dispatch_.name);
-    if (!wg || *wg != threads)
-      return failed("the build of " + source.filename().string() + " does not hold ktune's kernel (" + std::to_string(threads) +
-                        " threads): the substitution did not take",
-                    elapsed());
-  }
-  r.resources["dispatch_vmfb"] = dispatch_vmfb.string();
-  r.resources["model_vmfb"] = model_vmfb.string();
+  if (std::string why = build_dispatch_and_model(object.executable, dir, threads, r); !why.empty())
+    return failed("IREE does not take ktune's kernel as the executable of " + dispatch_.name + ": " + why, elapsed());
   r.ok = true;
   r.seconds = elapsed();
   return r;
+}
+
+std::string DispatchKind::build_dispatch_and_model(const fs::path& file, const fs::path& dir, int threads, device::CompileResult& r) {
+  const fs::path dispatch_vmfb = dir / "dispatch.vmfb", model_vmfb = dir / "model.vmfb";
+  for (const auto& [source, vmfb, dump] : {std::tuple{dispatch_.benchmark, dispatch_vmfb, dir / "dump"},
+                                           std::tuple{session_.model.model, model_vmfb, dir / "model-dump"}}) {
+    const SubstitutedCompile b =
+        compile_substituted(session_.tools, source, session_.model.target, {{dispatch_.name, file}}, vmfb, dump, session_.extra_flags);
+    if (!b.ok) return b.error;
+    const auto wg = compiled_workgroup_size(dump, dispatch_.name);
+    if (!wg || *wg != threads)
+      return "the build of " + source.filename().string() + " does not have the candidate's " + std::to_string(threads) +
+             " threads: the substitution did not take";
+  }
+  r.resources["dispatch_vmfb"] = dispatch_vmfb.string();
+  r.resources["model_vmfb"] = model_vmfb.string();
+  return "";
 }
 
 device::CompileResult DispatchKind::compile_strategy(const TransformStrategy& t) {
@@ -264,20 +269,8 @@ device::CompileResult DispatchKind::compile_strategy(const TransformStrategy& t)
   r.artifact = dir;
   r.resources = {{"strategy", t.to_json()}, {"configured", configured.string()}, {"workgroup_size", t.threads()}};
   // compile_substituted writes the strategy library beside each module and passes it to IREE.
-  const fs::path dispatch_vmfb = dir / "dispatch.vmfb", model_vmfb = dir / "model.vmfb";
-  for (const auto& [source, vmfb, dump] : {std::tuple{dispatch_.benchmark, dispatch_vmfb, dir / "dump"},
-                                           std::tuple{session_.model.model, model_vmfb, dir / "model-dump"}}) {
-    const SubstitutedCompile b =
-        compile_substituted(session_.tools, source, session_.model.target, {{dispatch_.name, configured}}, vmfb, dump, session_.extra_flags);
-    if (!b.ok) return failed("IREE does not compile " + dispatch_.name + " with strategy " + t.label() + ": " + b.error, elapsed());
-    const auto wg = compiled_workgroup_size(dump, dispatch_.name);
-    if (!wg || *wg != t.threads())
-      return failed("the build of " + source.filename().string() + " does not have the strategy's " + std::to_string(t.threads()) +
-                        " threads: the substitution did not take",
-                    elapsed());
-  }
-  r.resources["dispatch_vmfb"] = dispatch_vmfb.string();
-  r.resources["model_vmfb"] = model_vmfb.string();
+  if (std::string why = build_dispatch_and_model(configured, dir, t.threads(), r); !why.empty())
+    return failed("IREE does not compile " + dispatch_.name + " with strategy " + t.label() + ": " + why, elapsed());
   r.ok = true;
   r.seconds = elapsed();
   return r;

@@ -96,6 +96,12 @@ class DispatchKind : public tuner::CandidateKind {
   bool tunable() const { return candidates_.size() + objects_.size() + strategies_.size() > 1; }
 
  private:
+  // Compiles the dispatch's benchmark and the whole model with `file` substituted into `dir`;
+  // both must have `threads` per workgroup. "" when they do (the modules set in r.resources),
+  // else why not.
+  std::string build_dispatch_and_model(const std::filesystem::path& file, const std::filesystem::path& dir, int threads,
+                                       device::CompileResult& r);
+
   const ModelSession& session_;
   DumpedDispatch dispatch_;
   DispatchKindOptions options_;
