@@ -142,12 +142,18 @@ std::string out_of_scope(const DispatchGemm& g) {
   // bf16 was tried: IREE 3.13's vector-to-nvgpu conversion refuses its shared-memory loads
   // ("failed to convert op during vector-to-nvgpu conversion").
   if (p.precision != gemm::Precision::F16) return "operands are not f16";
-  if (p.out != gemm::Storage::F32) return "the result is not f32 (a fused cast)";
+  if (p.out != gemm::Storage::F32 && p.out != gemm::Storage::F16) return "the result is neither f32 nor f16";
   if (p.bias || p.reads_c() || p.activation != gemm::Activation::None) return "a fused consumer (" + g.describe() + ")";
   if (g.constant_count != 0) return "push constants";
   for (const GemmOperand& o : g.operands)
     if (o.offset_bytes != 0 || o.offset_constant >= 0) return "an operand at an offset in its binding";
   return "";
+}
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
 }
 
 double strategy_score(const TransformStrategy& t, const gemm::GemmProblem& p) {
@@ -221,6 +227,11 @@ std::vector<TransformStrategy> transform_strategies(const ConfiguredDispatch& di
   if (dispatch.backend != "cuda") return refuse("transform strategies are written for CUDA (this dispatch is for " + dispatch.backend + ")");
   if (!gemm) return refuse("not a GEMM the strategy computes");
   if (const std::string why = out_of_scope(*gemm); !why.empty()) return refuse(why);
+  // The strategy tiles the one linalg.generic and the one linalg.fill there are: an f16 result
+  // accumulated in f16 is one op, an f32 accumulator cast to f16 is two (a fused cast).
+  const std::string text = read_file(dispatch.file).value_or("");
+  if (count_of(text, "linalg.generic") != 1 || count_of(text, "linalg.fill") != 1)
+    return refuse("ops besides the contraction and its zero fill (a fused cast or consumer)");
   const std::int64_t shared_limit = dispatch.max_workgroup_memory_bytes.value_or(48 * 1024);
   std::vector<std::pair<double, TransformStrategy>> ranked;
   for (int tm : {64, 128, 256})

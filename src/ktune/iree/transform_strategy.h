@@ -11,9 +11,10 @@
 // `#iree_codegen.transform_dialect_codegen codegen_spec = @<strategy>`, the sequences in a
 // library given by `--iree-codegen-transform-dialect-library`).
 //
-// Scope (what the strategy is proven on): CUDA, a plain 2-D matmul (A MxK and B KxN row-major,
-// f16 (bf16 fails in IREE 3.13's vector-to-nvgpu conversion), an f32 result into a zero fill, no fused consumer, no push constant), every
-// extent a multiple of the tile (the strategy has no masked tails).
+// Scope (what the strategy is proven on): CUDA; a plain 2-D matmul, A MxK and B KxN row-major in
+// f16 (bf16 fails in IREE 3.13's vector-to-nvgpu conversion), into a zero fill; an f32 result,
+// or an f16 one accumulated in f16 (mma.sync's f16 accumulators); no fused cast or consumer, no
+// push constant; every extent a multiple of the tile (the strategy has no masked tails).
 
 #include <filesystem>
 #include <optional>

@@ -148,5 +148,56 @@ TEST_F(TransformStrategies, CompilesToLdmatrixMmaSyncAndCpAsync) {
   }
 }
 
+// An f16 result: accumulated in f16 it is one op and compiles to mma.sync with f16 accumulators;
+// accumulated in f32 and cast, it is two ops, which the strategy does not tile, and is refused.
+TEST_F(TransformStrategies, AnF16ResultInF16IsInScopeACastIsNot) {
+  const auto model = [&](const std::string& name, const std::string& body) {
+    const fs::path file = out_ / (name + ".mlir");
+    std::ofstream(file) << "func.func @matmul(%a: tensor<1024x512xf16>, %b: tensor<512x2048xf16>) -> tensor<1024x2048xf16> {\n" << body << "}\n";
+    return compile_model(tools_, file, parse_target("cuda:sm_80"), out_ / name);
+  };
+  const CompiledModel in_f16 = model("f16", R"(
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1024x2048xf16>
+  %c = linalg.fill ins(%z : f16) outs(%e : tensor<1024x2048xf16>) -> tensor<1024x2048xf16>
+  %d = linalg.matmul ins(%a, %b : tensor<1024x512xf16>, tensor<512x2048xf16>) outs(%c : tensor<1024x2048xf16>) -> tensor<1024x2048xf16>
+  return %d : tensor<1024x2048xf16>
+)");
+  const DumpedDispatch& d = in_f16.dispatches.at(0);
+  std::string why;
+  const auto all = transform_strategies(d.config, recognize_dispatch_gemm(d).gemm, 6, &why);
+  ASSERT_FALSE(all.empty()) << why;
+  const fs::path dir = out_ / "f16_strategy";
+  fs::create_directories(dir);
+  std::ofstream(dir / "configured.mlir") << apply_strategy(read_file(d.configured).value_or(""), all.front());
+  const SubstitutedCompile b =
+      compile_substituted(tools_, d.benchmark, parse_target("cuda:sm_80"), {{d.name, dir / "configured.mlir"}}, dir / "dispatch.vmfb", dir / "dump");
+  ASSERT_TRUE(b.ok) << b.error;
+  const std::string ptx = ptx_of(dir / "dump");
+  EXPECT_GT(count(ptx, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"), 0);
+  EXPECT_GT(count(ptx, "ldmatrix"), 0);
+
+  const CompiledModel cast = model("cast", R"(
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x2048xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+  %d = linalg.matmul ins(%a, %b : tensor<1024x512xf16>, tensor<512x2048xf16>) outs(%c : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+  %h = tensor.empty() : tensor<1024x2048xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+       ins(%d : tensor<1024x2048xf32>) outs(%h : tensor<1024x2048xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<1024x2048xf16>
+  return %t : tensor<1024x2048xf16>
+)");
+  for (const DumpedDispatch& c : cast.dispatches) {
+    SCOPED_TRACE(c.name);
+    std::string refused;
+    EXPECT_TRUE(transform_strategies(c.config, recognize_dispatch_gemm(c).gemm, 6, &refused).empty());
+    EXPECT_FALSE(refused.empty());
+  }
+}
+
 }  // namespace
 }  // namespace ktune::iree
