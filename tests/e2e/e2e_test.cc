@@ -335,6 +335,22 @@ TEST_F(E2EModel, DispatchesAndCandidatesOfTheMlpBlock) {
   EXPECT_TRUE(j["candidates"][0]["build"]["ok"].get<bool>()) << c.out;
   EXPECT_TRUE(j["candidates"][1]["build"]["ok"].get<bool>()) << c.out;
   EXPECT_FALSE(j["candidates"][2].contains("build"));
+  // The MLP's matmuls fuse bias (and relu): no transform strategy, and the reason says so.
+  EXPECT_TRUE(j["strategies"].empty());
+  EXPECT_NE(j.value("strategies_unsupported", "").find("fused consumer"), std::string::npos) << c.out;
+}
+
+TEST_F(E2EModel, TransformStrategiesOfTheSeedMatmul) {
+  const std::string model = (kSource / "examples" / "iree" / "matmul_2048x10240x1280_f16.mlir").string();
+  CommandResult c = ktune("--json model candidates " + model + " --target cuda:sm_80 --max 2 --max-transforms 4 --out td_out");
+  ASSERT_EQ(c.code, 0) << c.err << c.out;
+  const nlohmann::json j = c.json();
+  ASSERT_EQ(j["strategies"].size(), 4u) << c.out;
+  EXPECT_EQ(j["strategies"][0]["label"], "td/128x128x64/w2x2/d3");
+  EXPECT_EQ(j["strategies"][0]["strategy"]["threads"], 128);
+  CommandResult t = ktune("model candidates " + model + " --target cuda:sm_80 --max 2 --out td_out");
+  ASSERT_EQ(t.code, 0) << t.err << t.out;
+  EXPECT_NE(t.out.find("transform strategies (IREE transform-dialect codegen"), std::string::npos) << t.out;
 }
 
 TEST_F(E2EModel, InspectEveryDispatchForGfx942) {

@@ -17,6 +17,7 @@
 #include "ktune/iree/compile_model.h"
 #include "ktune/iree/dispatch_gemm.h"
 #include "ktune/iree/matmul_candidates.h"
+#include "ktune/iree/transform_strategy.h"
 #include "ktune/iree/model_inspection.h"
 #include "ktune/iree/model_tuning.h"
 #include "ktune/iree/generated_object.h"
@@ -239,24 +240,37 @@ int list_candidates(const ModelArgs& args, bool json) {
   for (std::size_t i = 0; i < candidates.size() && static_cast<int>(i) < args.build; ++i)
     builds.push_back(iree::build_candidate(tools, d, c.target, candidates[i], c.dump_dir.parent_path() / "candidates" /
                                                                                   (d.name + "_" + std::to_string(i))));
+  std::string strategies_unsupported;
+  const std::vector<iree::TransformStrategy> strategies = iree::transform_strategies(
+      d.config, iree::recognize_dispatch_gemm(d).gemm, static_cast<std::size_t>(std::max(0, args.max_transforms)), &strategies_unsupported);
   if (json) {
-    nlohmann::json j = {{"dispatch", d.name}, {"space", summary.to_json()}, {"candidates", nlohmann::json::array()}};
+    nlohmann::json j = {{"dispatch", d.name}, {"space", summary.to_json()}, {"candidates", nlohmann::json::array()},
+                        {"strategies", nlohmann::json::array()}};
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       nlohmann::json x = candidates[i].to_json();
       if (i < builds.size()) x["build"] = builds[i].to_json();
       j["candidates"].push_back(x);
     }
+    for (const auto& t : strategies) j["strategies"].push_back(nlohmann::json{{"label", t.label()}, {"strategy", t.to_json()}});
+    if (!strategies_unsupported.empty()) j["strategies_unsupported"] = strategies_unsupported;
     print_json(j);
     return kExitOk;
   }
   if (!summary.unsupported.empty()) {
     std::printf("%s: no candidates: %s\n", d.name.c_str(), summary.unsupported.c_str());
+  } else {
+    std::printf("%s: %zu candidates of %zu enumerated (%.3f s)\n", d.name.c_str(), candidates.size(), summary.enumerated,
+                summary.seconds);
+    for (const auto& [why, count] : summary.rejected) std::printf("  rejected %zu: %s\n", count, why.c_str());
+    std::fputs(candidates_table(candidates, builds, args.build > 0).render().c_str(), stdout);
+  }
+  if (strategies.empty()) {
+    std::printf("transform strategies: none (%s)\n", strategies_unsupported.c_str());
     return kExitOk;
   }
-  std::printf("%s: %zu candidates of %zu enumerated (%.3f s)\n", d.name.c_str(), candidates.size(), summary.enumerated,
-              summary.seconds);
-  for (const auto& [why, count] : summary.rejected) std::printf("  rejected %zu: %s\n", count, why.c_str());
-  std::fputs(candidates_table(candidates, builds, args.build > 0).render().c_str(), stdout);
+  std::printf("transform strategies (IREE transform-dialect codegen, `model tune --max-transforms`): %zu\n", strategies.size());
+  for (const auto& t : strategies)
+    std::printf("  %-24s %4d threads  %6.1f KiB shared\n", t.label().c_str(), t.threads(), static_cast<double>(t.shared_bytes()) / 1024.0);
   return kExitOk;
 }
 
@@ -446,6 +460,7 @@ void add_candidates_command(CLI::App* model, GlobalOptions& global, Handler& han
   cand->add_option("--dispatch", args->dispatch, "Which dispatch (its index in `model dispatches`, default 0)");
   cand->add_option("--max", args->max_candidates, "Candidates at most, IREE's default included (default 32)");
   cand->add_option("--build", args->build, "Compile the first N candidates as dispatch benchmark modules (default 0)");
+  cand->add_option("--max-transforms", args->max_transforms, "IREE transform-dialect strategies listed at most (default 6)");
   cand->callback([&global, &handler, args] {
     handler = [&global, args]() -> int { return list_candidates(*args, global.json); };
   });

@@ -1,0 +1,46 @@
+hal.executable public @mlp_dispatch_1 {
+  hal.executable.variant public @cuda_nvptx_fb target(<"cuda", "cuda-nvptx-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "sm_80", features = "+ptx76", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_WMMA_F32_16x16x16_F16>, <NV_WMMA_F16_16x16x16_F16>], subgroup_size_choices = [32], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 166912, max_workgroup_counts = [2147483647, 65535, 65535]>>}>) {
+    hal.executable.export public @mlp_dispatch_1_matmul_512x1024x4096_f16xf16xf32 ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) count(%arg0: !hal.device) -> (index, index, index) {
+      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+      hal.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @mlp_dispatch_1_matmul_512x1024x4096_f16xf16xf32() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+        %cst = arith.constant 0.000000e+00 : f32
+        %c0 = arith.constant 0 : index
+        %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<512x4096xf16, #hal.descriptor_type<storage_buffer>>
+        %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4096x1024xf16, #hal.descriptor_type<storage_buffer>>
+        %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<1024xf16, #hal.descriptor_type<storage_buffer>>
+        %3 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<512x1024xf16, #hal.descriptor_type<storage_buffer>>
+        %4 = iree_codegen.load_from_buffer %0 : memref<512x4096xf16, #hal.descriptor_type<storage_buffer>> -> tensor<512x4096xf16>
+        %5 = iree_codegen.load_from_buffer %1 : memref<4096x1024xf16, #hal.descriptor_type<storage_buffer>> -> tensor<4096x1024xf16>
+        %6 = iree_codegen.load_from_buffer %2 : memref<1024xf16, #hal.descriptor_type<storage_buffer>> -> tensor<1024xf16>
+        %7 = tensor.empty() : tensor<512x1024xf16>
+        %8 = tensor.empty() : tensor<512x1024xf32>
+        %9 = linalg.fill ins(%cst : f32) outs(%8 : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+        %10 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%4, %5 : tensor<512x4096xf16>, tensor<4096x1024xf16>) outs(%9 : tensor<512x1024xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, promote_operands = [0, 1], reduction = [0, 0, 8], subgroup = [2, 4, 0], workgroup = [64, 64, 0]}>} {
+        ^bb0(%in: f16, %in_0: f16, %out: f32):
+          %12 = arith.extf %in : f16 to f32
+          %13 = arith.extf %in_0 : f16 to f32
+          %14 = arith.mulf %12, %13 : f32
+          %15 = arith.addf %out, %14 : f32
+          linalg.yield %15 : f32
+        } -> tensor<512x1024xf32>
+        %11 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%10, %6 : tensor<512x1024xf32>, tensor<1024xf16>) outs(%7 : tensor<512x1024xf16>) {
+        ^bb0(%in: f32, %in_0: f16, %out: f16):
+          %12 = arith.extf %in_0 : f16 to f32
+          %13 = arith.addf %in, %12 : f32
+          %14 = arith.truncf %13 : f32 to f16
+          linalg.yield %14 : f16
+        } -> tensor<512x1024xf16>
+        iree_codegen.store_to_buffer %11, %3 : tensor<512x1024xf16> into memref<512x1024xf16, #hal.descriptor_type<storage_buffer>>
+        return
+      }
+      iree_codegen.dispatch_config @mlp_dispatch_1_matmul_512x1024x4096_f16xf16xf32 {
+      ^bb0(%arg0: !hal.device):
+        %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+        iree_codegen.yield %x, %y, %z : index, index, index
+      }
+    }
+  }
+}
