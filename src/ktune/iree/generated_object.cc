@@ -193,7 +193,7 @@ std::string params_assignments(const DispatchGemm& gemm, const ObjectCandidate& 
       << "LL; p.batch_stride_c = " << p.batch_stride_c << "LL; p.batch_stride_d = " << p.batch_stride_d << "LL;\n"
       << "  p.k_per_split = " << p.k_per_split << "LL; p.batch = " << p.batch << "; p.split_k = " << p.split_k << ";\n"
       << "  p.tiles_m = " << p.tiles_m << "; p.tiles_n = " << p.tiles_n << "; p.swizzle_group = " << p.swizzle_group
-      << "; p.grid_tiles = " << p.grid_tiles << ";\n"
+      << "; p.grid_tiles = " << p.grid_tiles << "; p.tail_from = " << p.tail_from << "LL;\n"
       << "  p.alpha = " << (p.alpha == 1.0f ? "1.0f" : std::to_string(p.alpha) + "f") << "; p.beta = " << (p.beta == 0.0f ? "0.0f" : "1.0f")
       << ";\n";
   return out.str();

@@ -14,6 +14,7 @@
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/families/gemm/gemm_worker.h"
 #include "ktune/families/generated/generated_space.h"
+#include "ktune/families/generated/sm90_path.h"
 
 namespace ktune::generated {
 namespace {
@@ -423,6 +424,47 @@ TEST(GeneratedGpu, SplitKSlicesSummedByASecondKernel) {
   many.split_reduce = true;
   verify_knobs(make(130, 201, 64 * 1024, gemm::Precision::BF16, "nt"), many,
                "130x201x65536 split " + std::to_string(many.split_k) + " reduced (two rounds)");
+}
+
+// A split tail (split_tail): whole tiles for the persistent grid's full rounds, the last
+// round's tiles in slices added atomically. As many slices (2-4) as that round has room for on
+// this GPU; each problem verified twice in a row (the slices must leave the workspace and
+// counters zero for the next launch). Ragged tiles, pairs, a batch whose tail crosses batch
+// entries, and the full epilogue, against fp64.
+TEST(GeneratedGpu, SplitTailSplitsTheLastRound) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  int checked = 0;
+  auto check = [&](const gemm::GemmProblem& problem, GeneratedKnobs k, const std::string& what) {
+    k.split_tail = true;
+    const SplitTail tail = sm90_split_tail(k, problem_traits(problem), gpu().traits.sm_count);
+    k.split_k = static_cast<int>(std::min<std::int64_t>(4, tail.tiles > 0 ? tail.units / tail.tiles : 0));
+    if (k.split_k < 2) {
+      std::printf("[ SKIPPED ] %s: %lld tiles left over on %d SMs\n", what.c_str(), static_cast<long long>(tail.tiles),
+                  gpu().traits.sm_count);
+      return;
+    }
+    const std::string label = what + ", " + std::to_string(tail.tiles) + " tail tiles in " + std::to_string(k.split_k);
+    verify_knobs(problem, k, label);
+    verify_knobs(problem, k, label + " (again)");
+    ++checked;
+  };
+  for (const char* layout : {"nt", "nn"})
+    check(make(3000, 3000, 3000, gemm::Precision::BF16, layout), wgmma(128, 256, 2, 1, 3, true),
+          std::string("3000^3 ") + layout + " 128x256");
+  GeneratedKnobs pair = wgmma(128, 256, 2, 1, 3, true);
+  pair.cluster_n = 2;
+  check(make(3000, 3000, 3000, gemm::Precision::F16, "nt"), pair, "3000^3 nt 128x256 pairs");
+  gemm::GemmProblem batched = make(1000, 1000, 520, gemm::Precision::BF16, "tn");
+  batched.batch = 3;  // 64 tiles of 128x128 each
+  check(batched, wgmma(128, 128, 2, 1, 4, true), "3 x 1000x1000x520 tn 128x128");
+  gemm::GemmProblem epilogue = make(2000, 3000, 512, gemm::Precision::F16, "nn");
+  epilogue.bias = true;
+  epilogue.beta = 0.5;
+  epilogue.out = gemm::Storage::F32;
+  epilogue.activation = gemm::Activation::Gelu;
+  check(epilogue, wgmma(128, 256, 2, 1, 3, true), "2000x3000x512 nn, f32 out, C, bias, gelu, 128x256");
+  EXPECT_GE(checked, 3);
 }
 
 // Split-K summed inside a cluster (split_cluster): the shared cases (not persistent, tf32 in 4

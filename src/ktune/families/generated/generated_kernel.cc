@@ -168,6 +168,13 @@ std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTra
   if (tiles > 0x7fffffff / std::max(1, knobs.split_k)) return "too many tiles for the grid";
   std::optional<std::string> own = knobs.path == KernelPath::Wgmma ? sm90_rejects(knobs, traits) : sm80_rejects(knobs, traits);
   if (own) return own;
+  if (knobs.split_tail) {
+    if (knobs.path != KernelPath::Wgmma) return "split_tail is a wgmma-path knob";
+    const SplitTail tail = sm90_split_tail(knobs, traits, device.sm_count);
+    if (tail.tiles == 0)
+      return "split_tail: the " + std::to_string(tail.units) + " persistent units take the tiles in " +
+             (tail.from == 0 ? "less than one round" : "whole rounds") + " (nothing to split)";
+  }
   const Launch launch = plan_launch(knobs, user_traits, device);
   if (launch.shape.dynamic_shared_bytes > device.max_shared_per_block)
     return "needs " + std::to_string(launch.shape.dynamic_shared_bytes) + " bytes of shared memory; the device allows " +
@@ -233,6 +240,10 @@ Launch plan_launch(const GeneratedKnobs& knobs, const ProblemTraits& user_traits
   // Reduced slices are padded to 4 floats each (kt_slice_floats in gemm_sm90.cuh).
   if (launch.needs_split_k_buffers)
     launch.split_k_workspace_floats = knobs.split_reduce ? knobs.split_k * ((outputs + 3) / 4 * 4) : outputs;
+  // A split tail's slices each keep their partial tile in a slot of their own (kt90_tail_fixup).
+  if (launch.needs_split_k_buffers && knobs.split_tail && knobs.path == KernelPath::Wgmma)
+    launch.split_k_workspace_floats = sm90_split_tail(knobs, traits, device.sm_count).tiles * cluster_size(knobs) *
+                                      knobs.split_k * std::int64_t{knobs.tile_m} * knobs.tile_n;
   if (knobs.split_k > 1 && knobs.split_reduce) {
     // kReducePairs pairs of columns per CTA, at most 8 CTAs per SM walking the rest.
     const std::int64_t pairs = traits.batch * traits.m * ((traits.n + 1) / 2);

@@ -21,6 +21,7 @@
 //   (none: cuBLAS's swap-AB kernels)               swap_ab (compute D^T = B^T A^T)
 //   (none: cuBLASLt's reduction scheme)            split_reduce (slices summed by a 2nd kernel)
 //   (none: split-K within a cluster)               split_cluster (slices summed in shared memory)
+//   (none: stream-K's aim, in whole slices)        split_tail (only the last round's tiles split)
 //   gpu_pipeline_options / waves_per_eu            min_blocks_per_sm (__launch_bounds__)
 
 #include <cstdint>
@@ -66,6 +67,11 @@ struct GeneratedKnobs {
   // thread-block cluster and sum their partial tiles through distributed shared memory (no
   // workspace, no atomics, no second kernel), instead of through global memory.
   bool split_cluster = false;
+  // wgmma, persistent, split_k >= 2 summed atomically: only the tiles of the last, partial round
+  // of the persistent grid are split into split_k slices; the full rounds run whole tiles
+  // (3000x3000 in 128x256 tiles on 132 SMs: two full rounds, and 24 tiles in 5 slices each
+  // instead of a third round that leaves 108 SMs idle).
+  bool split_tail = false;
   // wgmma: every `promote` K tiles the tensor cores' running sum is added into a second set of
   // f32 registers with ordinary adds and a new chain starts (0: one chain per tile). Required
   // for strict f32 (at most kF32ChainK elements per chain): the tensor cores' accumulation

@@ -186,6 +186,7 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
   if (k.swap_ab) c["swap_ab"] = Value::boolean(true);
   if (k.split_reduce) c["split_reduce"] = Value::boolean(true);
   if (k.split_cluster) c["split_cluster"] = Value::boolean(true);
+  if (k.split_tail) c["split_tail"] = Value::boolean(true);
   if (k.promote > 0) c["promote"] = Value::integer(k.promote);
   return c;
 }
@@ -239,6 +240,11 @@ GeneratedKnobs knobs_from_config(const Config& config) {
     if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'split_cluster' must be true or false");
     k.split_cluster = v.as_bool();
   }
+  if (config.count("split_tail")) {
+    const Value& v = config_value(config, "split_tail");
+    if (!v.is_bool()) throw std::invalid_argument("generated gemm config 'split_tail' must be true or false");
+    k.split_tail = v.as_bool();
+  }
   if (config.count("promote")) k.promote = static_cast<int>(config_int(config, "promote", 0, 1 << 16));
   return k;
 }
@@ -287,6 +293,17 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   const double per_wave = cta_flops * std::min<double>(occ, static_cast<double>(work) / device.sm_count + 1e-9) /
                           (tensor_per_sm * eff);
   e.compute_seconds = wave_count * std::max(per_wave, cta_flops / (tensor_per_sm * eff));
+  // A split tail: full rounds of whole tiles, then one round of slices (k_slice above).
+  const SplitTail tail = k.split_tail ? sm90_split_tail(k, t, device.sm_count) : SplitTail{};
+  const double tail_ctas = static_cast<double>(tail.tiles) * cluster_size(k) * k.split_k;  // slices in the last round
+  if (k.split_tail && tail.units > 0) {
+    const double rounds = static_cast<double>(tail.from) / static_cast<double>(tail.units);
+    const double whole_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k_tiles * k.tile_k);
+    e.waves = rounds + static_cast<double>(tail.tiles * k.split_k) / static_cast<double>(tail.units);
+    e.compute_seconds = rounds * whole_flops * occ / (tensor_per_sm * eff) +
+                        cta_flops * std::max(1.0, std::min<double>(occ, tail_ctas / device.sm_count)) /
+                            (tensor_per_sm * eff);
+  }
   const double in_bytes = in_type_bytes(t.in_type);
   const double out_bytes = t.out_type == 2 ? 4.0 : 2.0;
   const double unique = (static_cast<double>(t.m) * t.k + static_cast<double>(t.k) * t.n) * in_bytes * t.batch +
@@ -334,6 +351,11 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
     // slices first and 64x64 in 16, measured fastest on both GPUs, 31st).
     const double rounds = std::ceil(static_cast<double>(k.split_k) / kReduceChargedSlices);
     e.reduction_seconds = 2.0 * partial * k.split_k / r.hbm + written / r.hbm + r.launch + 2e-6 + (rounds - 1) * 2e-6;
+  } else if (k.split_k > 1 && k.split_tail) {
+    // Each slice of a tail tile stores its f32 partial tile, and the last one reads the others
+    // back: split_k tiles' bytes through one SM's port to L2 (about 120 GB/s, a guess the
+    // measurements will correct) after the slices' own K loops, plus a microsecond of arrival.
+    e.reduction_seconds = 4.0 * k.tile_m * k.tile_n * k.split_k / 120e9 + 1e-6;
   } else if (k.split_k > 1) {
     // Every slice adds fp32 partials (read-modify-write in L2), the last reads them back.
     const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;
@@ -344,7 +366,8 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   }
   // Mostly-idle GPUs hide less latency: a kernel with few CTAs per SM runs its K loop
   // latency-bound, about 1.5 us per K tile of pipeline fill and drain, unless stages cover it.
-  const double latency = static_cast<double>(ceil_div(k_slice, k.tile_k)) * 0.12e-6 + 2e-6;
+  const double latency =
+      static_cast<double>(k.split_tail ? k_tiles : ceil_div(k_slice, k.tile_k)) * 0.12e-6 + 2e-6;
   // One CTA per SM (the big tiles) has nothing to run while its own warpgroups store a tile: its
   // MMAs and its stores take turns, so their times add. No fitted number: the rule came from the
   // tuned-on 4096x16384x256 (H100, session 13: 128x256 ran 94 us, 39.5 MMA + 44.7 store by this
@@ -391,6 +414,14 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     }
     ++local.valid;
     ranked.push_back({k, estimate(k, traits, device)});
+  };
+  // A persistent split kernel again with only its last round's tiles split, where that round
+  // is partial and its slices fit in one round.
+  auto consider_split_tail = [&](GeneratedKnobs k) {
+    if (!k.persistent || k.split_k < 2 || k.b_panel > 0 || k.split_reduce || k.split_cluster) return;
+    k.split_tail = true;
+    const SplitTail tail = sm90_split_tail(k, kernel_traits(k, traits), device.sm_count);
+    if (tail.tiles > 0 && tail.tiles * k.split_k <= tail.units) consider(k);
   };
   if (options.wgmma && !path_unavailable_reason(KernelPath::Wgmma, device)) {
     // 192 rows as well as 192 columns: 192x192 tiles fill the SMs in whole waves where powers
@@ -440,6 +471,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     k.split_k = split;
                     k.b_panel = panel;
                     consider(k);
+                    consider_split_tail(k);
                     if (swap_tf32 && panel == 0) {
                       GeneratedKnobs swapped = k;
                       swapped.swap_ab = true;
@@ -475,6 +507,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                         k.cluster_n = cn;
                         k.cluster_m = cm;
                         consider(k);
+                        consider_split_tail(k);
                       }
                   }
     // Swapped kernels (D^T = B^T A^T) for skinny M: the problem's N runs along 64-row wgmma
@@ -549,22 +582,23 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
   // first, all 2.5x slower than the best unsplit one); further out a forced class only takes a
   // slot from a kernel the model likes (bmm 32 x 512x512x64 lost its best, 0.70 -> 0.61x).
   // The best kernel in a cluster too, when they are in the space, the best whose split-K slices
-  // sum inside a cluster (split_cluster: a new kernel, its cost a guess), and the best
+  // sum inside a cluster (split_cluster: a new kernel, its cost a guess), the best with a split
+  // tail (split_tail: likewise), and the best
   // swapped one (swap_ab), which the model cannot tell from the unswapped kernels well.
   // Likewise with and without a B panel: on 4096x16384x256 the model ranked only panel kernels
   // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool> cls{
-        r.knobs.path,     r.knobs.split_k > 1,           r.knobs.b_panel > 0, r.knobs.pingpong,
-        cluster_size(r.knobs) > 1, r.knobs.swap_ab, r.knobs.split_reduce, r.knobs.split_cluster};
+    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool> cls{
+        r.knobs.path,  r.knobs.split_k > 1,  r.knobs.b_panel > 0,    r.knobs.pingpong,   cluster_size(r.knobs) > 1,
+        r.knobs.swap_ab, r.knobs.split_reduce, r.knobs.split_cluster, r.knobs.split_tail};
     if (class_seen[cls]) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;
@@ -617,12 +651,16 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   // ahead (H100, session 23, run 5).
   std::size_t in_cluster = static_cast<std::size_t>(
       std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return c.knobs.split_cluster; }));
+  // A quarter at most for split tails too: a new scheme whose fixup cost is a guess.
+  std::size_t tails = static_cast<std::size_t>(
+      std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return c.knobs.split_tail; }));
   for (const RankedKnobs& r : ranked) {
     if (chosen.size() >= options.max_candidates) break;
     if (std::find_if(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == r.knobs; }) != chosen.end())
       continue;
     if (r.knobs.split_reduce && reduced >= reduced_cap) continue;
     if (r.knobs.split_cluster && in_cluster >= 1) continue;
+    if (r.knobs.split_tail && tails >= reduced_cap) continue;
     if (cluster_size(r.knobs) > 1) {
       const GeneratedKnobs base = unclustered(r.knobs);
       if (std::find(clustered_bases.begin(), clustered_bases.end(), base) != clustered_bases.end()) continue;
@@ -638,6 +676,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
     ++count;
     if (r.knobs.split_reduce) ++reduced;
     if (r.knobs.split_cluster) ++in_cluster;
+    if (r.knobs.split_tail) ++tails;
     chosen.push_back(r);
   }
   if (chosen.size() > options.max_candidates) chosen.resize(options.max_candidates);
@@ -685,6 +724,18 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([&](GeneratedKnobs& k) { k.b_panel = k.b_panel > 0 ? 0 : static_cast<int>(ceil_div(kernel_k(traits), k.tile_k)); });
     step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });
     if (seed.split_k > 1) step([](GeneratedKnobs& k) { k.split_reduce = !k.split_reduce; });
+    // A persistent seed with its last round split (as many slices as that round has room for),
+    // or a split tail without it.
+    if (seed.persistent)
+      step([&](GeneratedKnobs& k) {
+        k.split_tail = !k.split_tail;
+        if (!k.split_tail) return;
+        k.split_reduce = false;
+        const SplitTail tail = sm90_split_tail(k, kernel_traits(k, traits), device.sm_count);
+        const std::int64_t k_tiles = ceil_div(kernel_k(traits), k.tile_k);
+        for (int s : splits)
+          if (s >= 2 && tail.tiles > 0 && tail.tiles * s <= tail.units && s <= k_tiles) k.split_k = s;
+      });
     if (clusters) {
       step([](GeneratedKnobs& k) { k.cluster_n = k.cluster_n == 1 ? 2 : 1; });
       step([](GeneratedKnobs& k) { k.cluster_m = k.cluster_m == 1 ? 2 : 1; });

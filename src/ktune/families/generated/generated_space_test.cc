@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <tuple>
 
 #include "ktune/device/cuda/nvrtc.h"
 #include "ktune/families/generated/generated_kernel.h"
 #include "ktune/families/generated/generated_space.h"
+#include "ktune/families/generated/sm90_path.h"
 #include "ktune/families/generated/test_problems.h"
 
 namespace ktune::generated {
@@ -311,6 +313,53 @@ TEST(GeneratedSpace, SplitKSlicesSummedByASecondKernel) {
   bool large_reduced = false;
   for (const RankedKnobs& r : rank_space(traits, h100(), {})) large_reduced = large_reduced || r.knobs.split_reduce;
   EXPECT_TRUE(large_reduced);
+}
+
+// A split tail: the config keeps the knob (and old configs their identity), the model charges
+// the last round as slices, and the space offers it where the last round is partial.
+TEST(GeneratedSpace, SplitTailFillsThePartialLastRound) {
+  const ProblemTraits traits = problem_traits(make_problem(3000, 3000, 3000, gemm::Precision::F16, "nt"));
+  GeneratedKnobs whole = testing_support::wgmma_knobs(128, 256, 64, 2, 1, 3);
+  whole.persistent = true;
+  GeneratedKnobs tail = whole;
+  tail.split_k = 4;
+  tail.split_tail = true;
+  ASSERT_FALSE(rejects(tail, traits, h100())) << *rejects(tail, traits, h100());
+  EXPECT_EQ(knobs_from_config(to_config(tail, traits)), tail);
+  EXPECT_EQ(to_config(whole, traits).count("split_tail"), 0u);
+  EXPECT_NE(emit_source(tail, traits).find("#define KT_SPLIT_TAIL 1\n"), std::string::npos);
+  EXPECT_EQ(plan_launch(tail, traits, h100()).split_k_workspace_floats, 24 * 4 * 128 * 256);  // a slot per slice
+  // 288 tiles: two full rounds and 24 tiles in quarters, against three whole rounds.
+  const ModelEstimate e_tail = estimate(tail, traits, h100()), e_whole = estimate(whole, traits, h100());
+  EXPECT_NEAR(e_tail.waves, 2.0 + 96.0 / 132.0, 1e-9);
+  EXPECT_LT(e_tail.compute_seconds, 0.8 * e_whole.compute_seconds);
+  EXPECT_LT(e_tail.seconds, e_whole.seconds);
+  // Not where the rounds are whole (264 tiles) or where there is less than one.
+  EXPECT_TRUE(rejects(tail, problem_traits(make_problem(4224, 2048, 1024, gemm::Precision::F16, "nt")), h100()));
+  EXPECT_TRUE(rejects(tail, problem_traits(make_problem(512, 1024, 4096, gemm::Precision::F16, "nt")), h100()));
+  GeneratedKnobs sync = tail;
+  sync.path = KernelPath::MmaSync;
+  EXPECT_TRUE(rejects(sync, traits, h100()));
+  // In the space with slices that fit one round, and among the chosen candidates.
+  bool offered = false;
+  for (const RankedKnobs& r : rank_space(traits, h100(), {}))
+    if (r.knobs.split_tail) {
+      offered = true;
+      const SplitTail t = sm90_split_tail(r.knobs, kernel_traits(r.knobs, traits), 132);
+      EXPECT_LE(t.tiles * r.knobs.split_k, t.units);
+    }
+  EXPECT_TRUE(offered);
+  SpaceOptions options;
+  options.max_candidates = 20;
+  const std::vector<RankedKnobs> chosen = select_candidates(traits, h100(), options);
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.split_tail; }));
+  // A quarter of the slots at most: the scheme is new, its cost a guess.
+  EXPECT_LE(std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.split_tail; }), 5);
+  // Refinement steps a persistent seed to its split tail.
+  const std::vector<RankedKnobs> steps = neighbours({whole}, {whole}, traits, h100(), 64, true);
+  EXPECT_TRUE(std::any_of(steps.begin(), steps.end(), [](const RankedKnobs& r) {
+    return r.knobs.split_tail && r.knobs.split_k >= 2 && r.knobs.tile_m == 128 && r.knobs.tile_n == 256;
+  }));
 }
 
 // The split-K reduction is charged about 2 us per kReduceChargedSlices slices past the first (H200,

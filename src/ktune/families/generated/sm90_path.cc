@@ -236,6 +236,12 @@ std::optional<std::string> sm90_rejects(const GeneratedKnobs& k, const ProblemTr
   }
   if (auto why = cluster_rejects(k, problem)) return why;
   if (auto why = split_cluster_rejects(k, in_bytes)) return why;
+  if (k.split_tail) {
+    if (!k.persistent) return "split_tail needs a persistent kernel (rounds of tiles)";
+    if (k.split_k < 2) return "split_tail splits the last round's tiles: it needs split_k >= 2";
+    if (k.split_reduce || k.split_cluster) return "split_tail sums its slices atomically (no split_reduce or split_cluster)";
+    if (k.pingpong || k.b_panel > 0) return "split_tail does not combine with pingpong or b_panel";
+  }
   if (k.b_panel > 0) {
     if (!k.persistent) return "b_panel needs a persistent kernel (a CTA walks down a column of tiles)";
     if (k.split_k > 1) return "b_panel needs split_k 1 (the panel holds all of K)";
@@ -276,6 +282,7 @@ std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   if (k.swap_ab) define("KT_SWAP_AB", 1);
   if (k.split_reduce) define("KT_SPLIT_REDUCE", 1);
   if (k.split_cluster) define("KT_K_CLUSTER", k.split_k);
+  if (k.split_tail) define("KT_SPLIT_TAIL", 1);
   if (k.promote > 0) define("KT_PROMOTE", k.promote);
   return out + sm90_wgmma_defines(k, in_type);
 }
@@ -313,16 +320,41 @@ bool sm90_tma_store(const GeneratedKnobs& k, const ProblemTraits& problem) {
          k.subgroup_n >= 1 && (k.tile_n / k.subgroup_n) % 32 == 0;
 }
 
-int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
+namespace {
+
+// Units (CTAs, or whole clusters) of a persistent kernel that fit the GPU at once.
+std::int64_t persistent_units(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
   const int smem = dynamic_shared_bytes(knobs, in_type_bytes(problem.in_type)) + kSm90SharedReservedPerCta;
   int per_sm = std::min(kSm90SharedBytesPerSm / std::max(1, smem), 2048 / threads(knobs));
   if (knobs.min_blocks_per_sm > 0) per_sm = std::min(per_sm, knobs.min_blocks_per_sm);
   per_sm = std::max(1, per_sm);
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::max(1, sm_count)) * per_sm / cluster_size(knobs));
+}
+
+}  // namespace
+
+SplitTail sm90_split_tail(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
+  SplitTail tail;
+  tail.units = persistent_units(knobs, problem, sm_count);
+  const std::int64_t items = cluster_rows(knobs, problem) * cluster_columns(knobs, problem) * problem.batch;
+  const std::int64_t partial = items % tail.units;
+  if (items < tail.units || partial == 0) return tail;
+  tail.from = items - partial;
+  tail.tiles = partial;
+  return tail;
+}
+
+int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count) {
   // A cluster walks items as one (cluster rows x columns of tiles), and runs as whole clusters.
   const int cluster = cluster_size(knobs);
-  const std::int64_t work = cluster_rows(knobs, problem) * cluster_columns(knobs, problem) *
-                            std::max(1, knobs.split_k) * problem.batch;
-  const std::int64_t units = std::min<std::int64_t>(work, static_cast<std::int64_t>(std::max(1, sm_count)) * per_sm / cluster);
+  const std::int64_t tiles = cluster_rows(knobs, problem) * cluster_columns(knobs, problem) * problem.batch;
+  const int split = std::max(1, knobs.split_k);
+  std::int64_t work = tiles * split;
+  if (knobs.split_tail) {
+    const SplitTail tail = sm90_split_tail(knobs, problem, sm_count);
+    work = tail.from + tail.tiles * split;
+  }
+  const std::int64_t units = std::min<std::int64_t>(work, persistent_units(knobs, problem, sm_count));
   return static_cast<int>(std::max<std::int64_t>(1, units) * cluster);
 }
 
@@ -348,6 +380,7 @@ void sm90_set_launch_params(KtuneGemmParams& params, const GeneratedKnobs& knobs
   params.k_per_split = params.split_k > 1 ? k_tiles_per_split(knobs, problem) * knobs.tile_k : problem.k;
   params.swizzle_group = std::max(1, knobs.swizzle_group);
   params.grid_tiles = knobs.persistent ? sm90_persistent_ctas(knobs, problem, sm_count) : 0;
+  params.tail_from = knobs.split_tail ? sm90_split_tail(knobs, problem, sm_count).from : 0;
 }
 
 void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knobs, const ProblemTraits& problem,

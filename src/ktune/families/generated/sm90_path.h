@@ -64,6 +64,15 @@ std::string sm90_wgmma_defines(const GeneratedKnobs& knobs, int in_type);
 // most min_blocks_per_sm when set), never more than there are work items.
 int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count);
 
+// A split tail (GeneratedKnobs::split_tail): the persistent grid's units (CTAs, or clusters)
+// take rounds of whole tiles; the tiles past the last full round (`tiles` of them, from
+// `from` on, counting every batch entry's tiles in order) are split into split_k slices.
+// `units`: how many units run side by side. No full round or no partial one: tiles 0.
+struct SplitTail {
+  std::int64_t from = 0, tiles = 0, units = 0;
+};
+SplitTail sm90_split_tail(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count);
+
 // Non-persistent: {tiles_m * tiles_n, split_k, batch}; persistent: {sm90_persistent_ctas, 1, 1}.
 void sm90_grid(const GeneratedKnobs& knobs, const ProblemTraits& problem, int sm_count, unsigned grid[3]);
 

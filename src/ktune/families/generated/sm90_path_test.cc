@@ -236,6 +236,55 @@ TEST(Sm90Path, SplitKMustLeaveEverySliceWork) {
   EXPECT_EQ(why(knobs(128, 256, 64, 2, 1, 4, true), batched), "");  // persistent: no grid z
 }
 
+// A split tail: the persistent grid's full rounds run whole tiles; only the partial last
+// round's tiles are split, each slice one more item after the whole ones.
+TEST(Sm90Path, SplitTailSplitsOnlyTheLastRoundsTiles) {
+  GeneratedKnobs k = knobs(128, 256, 64, 2, 1, 3, true, 4);
+  k.split_tail = true;
+  const ProblemTraits p = problem(3000, 3000, 3000, "nt");  // 24 x 12 = 288 tiles
+  EXPECT_EQ(why(k, p), "");
+  const SplitTail tail = sm90_split_tail(k, p, 132);
+  EXPECT_EQ(tail.units, 132);
+  EXPECT_EQ(tail.from, 264);  // two full rounds
+  EXPECT_EQ(tail.tiles, 24);
+  // 264 whole tiles and 24 x 4 slices: 360 items over the 132 CTAs.
+  EXPECT_EQ(sm90_persistent_ctas(k, p, 132), 132);
+  KtuneGemmParams params{};
+  sm90_set_launch_params(params, k, p, 132);
+  EXPECT_EQ(params.tail_from, 264);
+  EXPECT_EQ(params.split_k, 4);
+  EXPECT_EQ(params.k_per_split, 12 * 64);  // 47 K tiles in slices of 12
+  EXPECT_TRUE(mentions(sm90_defines(k, 1), "#define KT_SPLIT_TAIL 1"));
+  // Pairs count cluster items: 288 tiles are 144 pair items on 66 pair units, 12 left over.
+  GeneratedKnobs pair = k;
+  pair.cluster_n = 2;
+  const SplitTail pairs = sm90_split_tail(pair, p, 132);
+  EXPECT_EQ(pairs.units, 66);
+  EXPECT_EQ(pairs.from, 132);
+  EXPECT_EQ(pairs.tiles, 12);
+  // Whole rounds, or less than one: nothing to split.
+  EXPECT_EQ(sm90_split_tail(k, problem(4224, 2048, 1024), 132).tiles, 0);  // 33 x 8 = 264 tiles
+  EXPECT_EQ(sm90_split_tail(k, problem(1024, 1024, 1024), 132).tiles, 0);  // 32 tiles
+  // Without the knob the launch keeps tail_from 0 and no define.
+  KtuneGemmParams plain{};
+  sm90_set_launch_params(plain, knobs(128, 256, 64, 2, 1, 3, true, 4), p, 132);
+  EXPECT_EQ(plain.tail_from, 0);
+  EXPECT_FALSE(mentions(sm90_defines(knobs(128, 256, 64, 2, 1, 3, true, 4), 1), "KT_SPLIT_TAIL"));
+  // What it needs: a persistent kernel, split_k >= 2, slices added atomically, no panel or pingpong.
+  GeneratedKnobs bad = k;
+  bad.persistent = false;
+  EXPECT_TRUE(mentions(why(bad, p), "persistent"));
+  bad = k;
+  bad.split_k = 1;
+  EXPECT_TRUE(mentions(why(bad, p), "split_k >= 2"));
+  bad = k;
+  bad.split_reduce = true;
+  EXPECT_TRUE(mentions(why(bad, p), "atomically"));
+  bad = pingpong(knobs(128, 128, 64, 1, 1, 3, true, 2));
+  bad.split_tail = true;
+  EXPECT_TRUE(mentions(why(bad, p), "pingpong"));
+}
+
 // Split-K inside a cluster: the split_k slices of a tile are one cluster's CTAs along x (grid y
 // 1), not persistent, no multicast, tile rows split evenly, the f32 partial tile inside the ring;
 // no workspace or counters in global memory.
@@ -850,6 +899,12 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   GeneratedKnobs swapped_mid_epilogue = knobs(64, 208, 64, 1, 1, 3, false);
   swapped_mid_epilogue.swap_ab = true;
   samples.push_back({swapped_mid_epilogue, epilogue_nt});
+  // Split tails: the whole epilogue, and pairs.
+  GeneratedKnobs tail = knobs(128, 256, 64, 2, 1, 3, true, 4);
+  tail.split_tail = true;
+  samples.push_back({tail, epilogue});
+  tail.cluster_n = 2;
+  samples.push_back({tail, problem(3000, 3000, 3000, "nt")});
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;

@@ -13,6 +13,8 @@
 // between launches), then counts itself in counters[batch_index * tiles_m * tiles_n + tile];
 // the slice that arrives last reads the sums back, writes zeros in their place, applies the
 // epilogue, stores D and resets the counter, so the next launch finds everything zero again.
+// A split tail (KT_SPLIT_TAIL, persistent): only the tiles from `tail_from` on (counting tiles
+// of every batch entry in order) are split; the ones before it run whole, one item each.
 #ifndef KTUNE_GEMM_PARAMS_H
 #define KTUNE_GEMM_PARAMS_H
 
@@ -37,6 +39,7 @@ struct KtuneGemmParams {
   int tiles_m, tiles_n;      // ceil(M / tile M), ceil(N / tile N)
   int swizzle_group;         // rows of tiles per rasterisation group (1: plain row order)
   int grid_tiles;            // persistent kernels: the number of CTAs that share the tiles
+  long long tail_from;       // KT_SPLIT_TAIL: the first split tile (batch * tiles + tile); else 0
   float alpha, beta;
   // Staged 16-bit tiles leave by TMA tensor stores through this map of D (KT_TMA_STORE), encoded
   // when D's rows and batch entries are 16-byte aligned; zero otherwise.

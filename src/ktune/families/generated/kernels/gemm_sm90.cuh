@@ -105,6 +105,13 @@
 #ifndef KT_K_CLUSTER
 #define KT_K_CLUSTER 1
 #endif
+// KT_SPLIT_TAIL (persistent, split-K summed atomically): the tiles of the full rounds of the
+// persistent grid run whole; only the last, partial round's tiles (p.tail_from on) are split into
+// p.split_k slices, so that round fills the SMs instead of leaving most of them idle (a hybrid
+// of data-parallel tiles and split-K, after stream-K's aim, in whole slices).
+#ifndef KT_SPLIT_TAIL
+#define KT_SPLIT_TAIL 0
+#endif
 #define KT_MN_CLUSTER (KT_CLUSTER_N * KT_CLUSTER_M)
 #define KT_CLUSTER (KT_MN_CLUSTER * KT_K_CLUSTER)
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
@@ -264,6 +271,9 @@ static_assert(!KT_B_PANEL || (KT_PERSISTENT && !KT_PINGPONG && !KT_SPLIT_K),
 static_assert(KT_K_CLUSTER == 1 || (KT_SPLIT_K && !KT_SPLIT_REDUCE && !KT_PERSISTENT && KT_MN_CLUSTER == 1 &&
                                     KT_TILE_M % KT_K_CLUSTER == 0),
               "KT_K_CLUSTER: split-K, no separate reduction, not persistent, no multicast, tile rows split evenly");
+static_assert(!KT_SPLIT_TAIL || (KT_PERSISTENT && KT_SPLIT_K && !KT_SPLIT_REDUCE && !KT_B_PANEL && !KT_PINGPONG &&
+                                 KT_K_CLUSTER == 1),
+              "KT_SPLIT_TAIL: persistent split-K summed atomically, no panel, no pingpong, no K cluster");
 
 // ---- PTX wrappers -------------------------------------------------------------------------
 
@@ -507,8 +517,23 @@ __device__ __forceinline__ void kt_cluster_place(int cta_rank, int& tile_m, int&
 #endif
 
 // Work item `w` (0 .. tiles * split_k * batch - 1): tile fastest, then split slice, then batch.
+// KT_SPLIT_TAIL: items below p.tail_from are whole tiles (split -1, all of K), in order; the
+// split_k slices of each later tile follow, slice by slice, so that one tile's slices land on
+// different CTAs of the same (last) round.
 __device__ __forceinline__ void kt_work_item(const KtuneGemmParams& p, long long w, int& tile, int& split, int& batch) {
   const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
+#if KT_SPLIT_TAIL
+  long long flat = w;
+  split = -1;
+  if (w >= p.tail_from) {
+    const long long tail = tiles * p.batch - p.tail_from, r = w - p.tail_from;
+    flat = p.tail_from + r % tail;
+    split = static_cast<int>(r / tail);
+  }
+  tile = static_cast<int>(flat % tiles);
+  batch = static_cast<int>(flat / tiles);
+  return;
+#endif
   tile = static_cast<int>(w % tiles);
   const long long rest = w / tiles;
   split = static_cast<int>(rest % p.split_k);
@@ -529,9 +554,10 @@ __device__ __forceinline__ void kt_panel_item(const KtuneGemmParams& p, long lon
   tile = tile_m * p.tiles_n + tile_n;
 }
 // The K tiles of slice `split`: [k_begin, k_begin + k_tiles * KT_TILE_K), the last one zero-filled past K.
+// A whole item of a split tail (split -1) covers all of K.
 __device__ __forceinline__ int kt_k_range(const KtuneGemmParams& p, int split, long long& k_begin) {
-  const long long per_split = p.split_k > 1 ? p.k_per_split : p.k;
-  k_begin = split * per_split;
+  const long long per_split = p.split_k > 1 && split >= 0 ? p.k_per_split : p.k;
+  k_begin = split > 0 ? split * per_split : 0;
   long long k_end = k_begin + per_split;
   if (k_end > p.k) k_end = p.k;
   return k_end > k_begin ? static_cast<int>((k_end - k_begin + KT_TILE_K - 1) / KT_TILE_K) : 0;
@@ -688,7 +714,11 @@ struct Kt90Work {
 };
 static __device__ __forceinline__ Kt90Work kt90_work(const KtuneGemmParams& p, long long unit, long long units) {
   const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
+#if KT_SPLIT_TAIL
+  const long long work_total = p.tail_from + (tiles * p.batch - p.tail_from) * p.split_k;
+#else
   const long long work_total = tiles * p.split_k * p.batch;
+#endif
   Kt90Work w;
 #if KT_B_PANEL
   // One contiguous run per CTA (sizes differ by at most one item).
@@ -1132,6 +1162,49 @@ static __device__ __forceinline__ void kt90_split_k_finish(const KtuneGemmParams
 #endif
 }
 #endif
+#if KT_SPLIT_TAIL
+// A split tail's slice: its partial tile goes to a slot of its own in the workspace, in
+// accumulator order (register r of consumer thread t at r * threads + t, four registers per
+// 16-byte store: every access of a warp contiguous, and the thread that reads it back holds the
+// same registers), then it counts itself in; the slice that arrives last adds the others' slots
+// into its accumulators and returns true, to store the tile like an unsplit one. Nothing is
+// left for the next launch to clear but the counter, which the last slice resets. `slot`: this
+// CTA tile's place among the tail's tiles; each slot holds split_k partial tiles.
+static __device__ __forceinline__ bool kt90_tail_fixup(const KtuneGemmParams& p, const Kt90Smem& s,
+                                                       const Kt90Consumer& c, int counter_batch, int counter,
+                                                       long long slot, int split,
+                                                       float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
+  extern __shared__ __align__(1024) unsigned char kt_smem[];
+  constexpr int kThreads = 128 * KT_CONSUMERS;
+  constexpr int kVectors = KT_M_ATOMS * (KT_WG_N / 8);  // float4s per thread
+  const int tid = c.index * 128 + c.t;
+  float4* slots = reinterpret_cast<float4*>(p.workspace) + slot * p.split_k * static_cast<long long>(kVectors) * kThreads;
+  float4* mine = slots + static_cast<long long>(split) * kVectors * kThreads + tid;
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int q = 0; q < KT_WG_N / 8; ++q)
+      __stcg(mine + (mi * (KT_WG_N / 8) + q) * kThreads,
+             make_float4(acc[mi][4 * q], acc[mi][4 * q + 1], acc[mi][4 * q + 2], acc[mi][4 * q + 3]));
+  volatile int* flag = reinterpret_cast<volatile int*>(kt_smem + (s.empty_bars + 8 * KT_STAGES - s.raw));
+  if (!kt_splitk_arrive(p, counter_batch, counter, 1, kThreads, tid == 0, flag)) return false;
+  for (int other = 0; other < p.split_k; ++other) {
+    if (other == split) continue;
+    const float4* theirs = slots + static_cast<long long>(other) * kVectors * kThreads + tid;
+#pragma unroll
+    for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+      for (int q = 0; q < KT_WG_N / 8; ++q) {
+        const float4 v = __ldcg(theirs + (mi * (KT_WG_N / 8) + q) * kThreads);
+        acc[mi][4 * q] += v.x;
+        acc[mi][4 * q + 1] += v.y;
+        acc[mi][4 * q + 2] += v.z;
+        acc[mi][4 * q + 3] += v.w;
+      }
+  }
+  return true;
+}
+#endif
 
 #if KT_STAGED_STORES
 // This warpgroup's named barrier, past split-K's: 2, and 3 for the second warpgroup (pingpong:
@@ -1570,7 +1643,22 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     kt90_k_cluster_finish(p, s, c, batch, tile_m, tile_n, acc);
     continue;
 #endif
-#if KT_SPLIT_K && KT_SPLIT_REDUCE
+#if KT_SPLIT_TAIL
+    // A tail tile's slices meet in the workspace and the last stores the sum as below; whole
+    // tiles (split -1) just store.
+    if (split >= 0) {
+#if KT_CLUSTER > 1
+      if (static_cast<long long>(tile_m) * KT_TILE_M >= p.m || static_cast<long long>(tile_n) * KT_TILE_N >= p.n) continue;
+      const int counter = (batch * p.tiles_m * KT_CLUSTER_M + tile_m) * (p.tiles_n * KT_CLUSTER_N) + tile_n;
+      const int counter_batch = 0;
+#else
+      const int counter = tile, counter_batch = batch;
+#endif
+      const long long slot =
+          (static_cast<long long>(batch) * p.tiles_m * p.tiles_n + tile - p.tail_from) * KT_MN_CLUSTER + cta_rank;
+      if (!kt90_tail_fixup(p, s, c, counter_batch, counter, slot, split, acc)) continue;
+    }
+#elif KT_SPLIT_K && KT_SPLIT_REDUCE
     if (p.split_k > 1) {
       kt90_split_k_store(p, c, batch, split, row0, col0, acc);
       continue;
