@@ -600,6 +600,9 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
         r.knobs.path,  r.knobs.split_k > 1,  r.knobs.b_panel > 0,    r.knobs.pingpong,   cluster_size(r.knobs) > 1,
         r.knobs.swap_ab, r.knobs.split_reduce, r.knobs.split_cluster, r.knobs.split_tail};
     if (class_seen[cls]) continue;
+    // A split tail is forced in only where the model puts it near the best: elsewhere (decode,
+    // short K) it is the split-K kernel of a tile that fills no round.
+    if (r.knobs.split_tail && r.estimate.seconds > 1.1 * best) continue;
     class_seen[cls] = true;
     if (path_seen[r.knobs.path] && r.estimate.seconds > 2.0 * best) continue;
     path_seen[r.knobs.path] = true;

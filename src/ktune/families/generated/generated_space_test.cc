@@ -705,5 +705,6 @@ TEST(GeneratedEmitter, CandidatesCompileWithNvrtcWithoutSpills) {
   }
 }
 
+
 }  // namespace
 }  // namespace ktune::generated
