@@ -353,9 +353,11 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
     e.reduction_seconds = 2.0 * partial * k.split_k / r.hbm + written / r.hbm + r.launch + 2e-6 + (rounds - 1) * 2e-6;
   } else if (k.split_k > 1 && k.split_tail) {
     // Each slice of a tail tile stores its f32 partial tile, and the last one reads the others
-    // back: split_k tiles' bytes through one SM's port to L2 (about 120 GB/s, a guess the
-    // measurements will correct) after the slices' own K loops, plus a microsecond of arrival.
-    e.reduction_seconds = 4.0 * k.tile_m * k.tile_n * k.split_k / 120e9 + 1e-6;
+    // back before it stores the sum: fitted to 3000^3 f16 in 128x256 tiles (H200, session 29,
+    // do_bench): three whole rounds 124.4 us; two and a tail in 2, 3, 4 or 5 slices 116.1, 113.9,
+    // 113.5, 114.0, so after its slice the tail spent 12.4, 17.1, 20.1 and 22.7 us (a 128 KB tile
+    // read back at about 40 GB/s per SM, plus the store and the arrival).
+    e.reduction_seconds = 4.0 * k.tile_m * k.tile_n * (k.split_k + 1.5) / 38e9 + 1e-6;
   } else if (k.split_k > 1) {
     // Every slice adds fp32 partials (read-modify-write in L2), the last reads them back.
     const double partial = static_cast<double>(t.m) * t.n * t.batch * 4.0;

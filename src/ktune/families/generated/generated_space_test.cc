@@ -349,12 +349,16 @@ TEST(GeneratedSpace, SplitTailFillsThePartialLastRound) {
       EXPECT_LE(t.tiles * r.knobs.split_k, t.units);
     }
   EXPECT_TRUE(offered);
+  // The fixup was measured dear (3000^3 in 128x256 tiles, H200: 12-23 us after the slice), so
+  // on this shape the whole 192x192 tiles keep the slots; 1024x10240x8192 (256 tiles of 256x160,
+  // eight short of two rounds) has tails near the best, and a quarter of the slots at most.
   SpaceOptions options;
   options.max_candidates = 20;
-  const std::vector<RankedKnobs> chosen = select_candidates(traits, h100(), options);
-  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.split_tail; }));
-  // A quarter of the slots at most: the scheme is new, its cost a guess.
-  EXPECT_LE(std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.split_tail; }), 5);
+  const ProblemTraits prefill = problem_traits(make_problem(1024, 10240, 8192, gemm::Precision::BF16, "nt"));
+  const std::vector<RankedKnobs> chosen = select_candidates(prefill, h100(), options);
+  const auto tails = std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.split_tail; });
+  EXPECT_GE(tails, 1);
+  EXPECT_LE(tails, 5);
   // Refinement steps a persistent seed to its split tail.
   const std::vector<RankedKnobs> steps = neighbours({whole}, {whole}, traits, h100(), 64, true);
   EXPECT_TRUE(std::any_of(steps.begin(), steps.end(), [](const RankedKnobs& r) {
@@ -704,7 +708,6 @@ TEST(GeneratedEmitter, CandidatesCompileWithNvrtcWithoutSpills) {
     }
   }
 }
-
 
 }  // namespace
 }  // namespace ktune::generated
