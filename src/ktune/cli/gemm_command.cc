@@ -34,6 +34,7 @@ struct GemmArgs {
   int generated_candidates = 20;
   bool generated_pingpong = false;
   bool generated_split_cluster = false;
+  bool generated_split_tail = false;
   bool generated_clusters = true;
   bool generated_swap_ab = true;
   int refine = 6;
@@ -365,6 +366,7 @@ nlohmann::json dry_run_json(const gemm::GemmSpec& spec, const gemm::GemmSetup& s
       space.max_candidates = static_cast<std::size_t>(args.generated_candidates);
       space.pingpong = args.generated_pingpong;
       space.split_cluster = args.generated_split_cluster;
+      space.split_tail = args.generated_split_tail;
       space.clusters = args.generated_clusters;
       space.swap_ab = args.generated_swap_ab;
       generated::SpaceSummary summary;
@@ -409,6 +411,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.generated_refine = args.refine;
   setup.generated_pingpong = args.generated_pingpong;
   setup.generated_split_cluster = args.generated_split_cluster;
+  setup.generated_split_tail = args.generated_split_tail;
   setup.generated_clusters = args.generated_clusters;
   setup.generated_swap_ab = args.generated_swap_ab;
 
@@ -492,6 +495,10 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                "Also consider split-K kernels whose 2-8 slices sum inside a thread-block cluster through "
                "distributed shared memory (no workspace, no second kernel); off by default: on the H100 they "
                "never beat the global-memory reductions");
+  cmd->add_flag("--generated-split-tail", args->generated_split_tail,
+               "Also consider persistent kernels that split only the tiles of their last, partial round into "
+               "split-K slices (stream-K's aim, in whole slices); off by default: on nine suite shapes (H200) none "
+               "beat the best whole-tile kernel");
   cmd->add_flag("--generated-clusters,!--no-generated-clusters", args->generated_clusters,
                "Consider wgmma kernels in CTA pairs that share A by TMA multicast (default on; on the H100 they "
                "ran up to 1.36x faster where rows start off 32-byte sectors)");

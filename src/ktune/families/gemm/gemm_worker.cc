@@ -586,6 +586,7 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
             {"refine", setup.generated_refine},
             {"pingpong", setup.generated_pingpong},
             {"split_cluster", setup.generated_split_cluster},
+            {"split_tail", setup.generated_split_tail},
             {"clusters", setup.generated_clusters},
             {"swap_ab", setup.generated_swap_ab}}}};
 }
@@ -634,6 +635,7 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
       setup.generated_refine = request.at("generated").value("refine", setup.generated_refine);
       setup.generated_pingpong = request.at("generated").value("pingpong", setup.generated_pingpong);
       setup.generated_split_cluster = request.at("generated").value("split_cluster", setup.generated_split_cluster);
+      setup.generated_split_tail = request.at("generated").value("split_tail", setup.generated_split_tail);
       setup.generated_clusters = request.at("generated").value("clusters", setup.generated_clusters);
       setup.generated_swap_ab = request.at("generated").value("swap_ab", setup.generated_swap_ab);
     }
@@ -773,6 +775,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   options.max_candidates = static_cast<std::size_t>(std::max(0, setup.generated_max_candidates));
   options.pingpong = setup.generated_pingpong;
   options.split_cluster = setup.generated_split_cluster;
+  options.split_tail = setup.generated_split_tail;
   options.clusters = setup.generated_clusters;
   options.swap_ab = setup.generated_swap_ab;
   generated::SpaceSummary summary;
@@ -784,7 +787,8 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
     return info;
   }
   nlohmann::json compile = compile_generated(chosen, traits, "model#", candidates);
-  compile["speculative"] = speculate_refinement(chosen, traits, device, setup.generated_refine, setup.generated_clusters);
+  compile["speculative"] = speculate_refinement(chosen, traits, device, setup.generated_refine, setup.generated_clusters,
+                                                setup.generated_split_tail);
   info["available"] = true;
   info["compile"] = compile;
   return info;
@@ -798,7 +802,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
 // compiler shares one job per source); when they do not, these compiles were spare time.
 std::size_t GemmWorker::speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
                                              const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
-                                             int refine, bool clusters) {
+                                             int refine, bool clusters, bool split_tail) {
   State& s = *state_;
   generated::BackgroundCompiler& compiler = s.background_compiler();
   if (refine <= 0 || chosen.size() < 2 || compiler.threads() < chosen.size()) return 0;
@@ -807,7 +811,7 @@ std::size_t GemmWorker::speculate_refinement(const std::vector<generated::Ranked
   const std::vector<generated::GeneratedKnobs> seeds{chosen[0].knobs, chosen[1].knobs};
   std::size_t queued = 0;
   for (const generated::RankedKnobs& r :
-       generated::neighbours(seeds, seen, traits, device, static_cast<std::size_t>(refine), clusters))
+       generated::neighbours(seeds, seen, traits, device, static_cast<std::size_t>(refine), clusters, split_tail))
     queued += compiler.submit({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
                                generated::kernel_symbol(r.knobs.path)})
                   ? 1
@@ -853,7 +857,7 @@ nlohmann::json GemmWorker::refine(const GemmSetup& setup, const nlohmann::json& 
   const std::vector<generated::GeneratedKnobs> seen = knobs_of(request.value("seen", nlohmann::json::array()));
   const auto chosen =
       generated::neighbours(seeds, seen, traits, device, request.value("max_candidates", std::size_t{6}),
-                            setup.generated_clusters);
+                            setup.generated_clusters, setup.generated_split_tail);
   reply["compile"] = compile_generated(chosen, traits, "refine#", reply["candidates"]);
   return reply;
 }

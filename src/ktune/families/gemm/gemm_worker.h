@@ -43,6 +43,8 @@ struct GemmSetup {
   bool generated_pingpong = false;
   // Split-K kernels summed inside a cluster join the generated space (--generated-split-cluster).
   bool generated_split_cluster = false;
+  // Persistent kernels splitting only their last round join it (--generated-split-tail).
+  bool generated_split_tail = false;
   // CTA pairs sharing A by TMA multicast join it (tune gemm --no-generated-clusters: not).
   bool generated_clusters = true;
   // Swapped kernels (D^T = B^T A^T) join it for M <= 64 (tune gemm --no-generated-swap-ab: not).
@@ -107,7 +109,7 @@ class GemmWorker {
   // to spare; returns how many were queued.
   std::size_t speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
                                    const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
-                                   int refine, bool clusters);
+                                   int refine, bool clusters, bool split_tail);
   std::unique_ptr<State> state_;
 };
 

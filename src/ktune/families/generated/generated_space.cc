@@ -420,7 +420,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   // A persistent split kernel again with only its last round's tiles split, where that round
   // is partial and its slices fit in one round.
   auto consider_split_tail = [&](GeneratedKnobs k) {
-    if (!k.persistent || k.split_k < 2 || k.b_panel > 0 || k.split_reduce || k.split_cluster) return;
+    if (!options.split_tail || !k.persistent || k.split_k < 2 || k.b_panel > 0 || k.split_reduce || k.split_cluster) return;
     k.split_tail = true;
     const SplitTail tail = sm90_split_tail(k, kernel_traits(k, traits), device.sm_count);
     if (tail.tiles > 0 && tail.tiles * k.split_k <= tail.units) consider(k);
@@ -692,7 +692,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
 
 std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, const std::vector<GeneratedKnobs>& seen,
                                     const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates,
-                                    bool clusters) {
+                                    bool clusters, bool split_tail) {
   const std::vector<int> splits{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
   std::vector<GeneratedKnobs> taken = seen;
   auto fresh = [&](const GeneratedKnobs& k) {
@@ -731,7 +731,7 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     if (seed.split_k > 1) step([](GeneratedKnobs& k) { k.split_reduce = !k.split_reduce; });
     // A persistent seed with its last round split (as many slices as that round has room for),
     // or a split tail without it.
-    if (seed.persistent)
+    if (seed.persistent && (split_tail || seed.split_tail))
       step([&](GeneratedKnobs& k) {
         k.split_tail = !k.split_tail;
         if (!k.split_tail) return;

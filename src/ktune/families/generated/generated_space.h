@@ -60,6 +60,10 @@ struct SpaceOptions {
   // Include split-K kernels whose slices sum inside a thread-block cluster (split_cluster). Off by
   // default: on the H100 they never beat the global-memory reductions (session 23).
   bool split_cluster = false;
+  // Include persistent kernels that split only their last, partial round's tiles (split_tail).
+  // Off by default: on nine suite shapes (H200, session 29) none beat the best whole-tile kernel;
+  // the slices' fixup cost 12-23 us on 128x256 tiles.
+  bool split_tail = false;
   // Include wgmma kernels in thread-block clusters that multicast A and B (cluster_n x
   // cluster_m, 2-8 CTAs). On the H100 (session 15) CTA pairs ran 1.10-1.36x faster than the same
   // kernel alone on 3000^3 (rows off 32-byte sectors) and 0.95-1.04x on 4096x16384x256.
@@ -92,10 +96,10 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
 // Local refinement around measured winners: every valid setting one knob step away from a
 // seed (K tile x2 or /2, tile M or N x2 or /2, split-K to the neighbouring value, stages +-1,
 // the other warp/warpgroup arrangement, persistent on/off, CTA pairs on/off unless `clusters` is
-// false), not in `seen`, ranked by the model; at most `max_candidates`, seeds' neighbours
-// interleaved so each seed gets some.
+// false, a split tail on/off where `split_tail`), not in `seen`, ranked by the model; at most
+// `max_candidates`, seeds' neighbours interleaved so each seed gets some.
 std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, const std::vector<GeneratedKnobs>& seen,
                                     const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates,
-                                    bool clusters = true);
+                                    bool clusters = true, bool split_tail = false);
 
 }  // namespace ktune::generated

@@ -316,7 +316,8 @@ TEST(GeneratedSpace, SplitKSlicesSummedByASecondKernel) {
 }
 
 // A split tail: the config keeps the knob (and old configs their identity), the model charges
-// the last round as slices, and the space offers it where the last round is partial.
+// the last round as slices, and the space offers it (when asked: opt-in) where the last round is
+// partial.
 TEST(GeneratedSpace, SplitTailFillsThePartialLastRound) {
   const ProblemTraits traits = problem_traits(make_problem(3000, 3000, 3000, gemm::Precision::F16, "nt"));
   GeneratedKnobs whole = testing_support::wgmma_knobs(128, 256, 64, 2, 1, 3);
@@ -341,8 +342,11 @@ TEST(GeneratedSpace, SplitTailFillsThePartialLastRound) {
   sync.path = KernelPath::MmaSync;
   EXPECT_TRUE(rejects(sync, traits, h100()));
   // In the space with slices that fit one round, and among the chosen candidates.
+  SpaceOptions with_tails;
+  with_tails.split_tail = true;
+  for (const RankedKnobs& r : rank_space(traits, h100(), {})) EXPECT_FALSE(r.knobs.split_tail);  // opt-in
   bool offered = false;
-  for (const RankedKnobs& r : rank_space(traits, h100(), {}))
+  for (const RankedKnobs& r : rank_space(traits, h100(), with_tails))
     if (r.knobs.split_tail) {
       offered = true;
       const SplitTail t = sm90_split_tail(r.knobs, kernel_traits(r.knobs, traits), 132);
@@ -352,7 +356,7 @@ TEST(GeneratedSpace, SplitTailFillsThePartialLastRound) {
   // The fixup was measured dear (3000^3 in 128x256 tiles, H200: 12-23 us after the slice), so
   // on this shape the whole 192x192 tiles keep the slots; 1024x10240x8192 (256 tiles of 256x160,
   // eight short of two rounds) has tails near the best, and a quarter of the slots at most.
-  SpaceOptions options;
+  SpaceOptions options = with_tails;
   options.max_candidates = 20;
   const ProblemTraits prefill = problem_traits(make_problem(1024, 10240, 8192, gemm::Precision::BF16, "nt"));
   const std::vector<RankedKnobs> chosen = select_candidates(prefill, h100(), options);
@@ -360,10 +364,11 @@ TEST(GeneratedSpace, SplitTailFillsThePartialLastRound) {
   EXPECT_GE(tails, 1);
   EXPECT_LE(tails, 5);
   // Refinement steps a persistent seed to its split tail.
-  const std::vector<RankedKnobs> steps = neighbours({whole}, {whole}, traits, h100(), 64, true);
+  const std::vector<RankedKnobs> steps = neighbours({whole}, {whole}, traits, h100(), 64, true, true);
   EXPECT_TRUE(std::any_of(steps.begin(), steps.end(), [](const RankedKnobs& r) {
     return r.knobs.split_tail && r.knobs.split_k >= 2 && r.knobs.tile_m == 128 && r.knobs.tile_n == 256;
   }));
+  for (const RankedKnobs& r : neighbours({whole}, {whole}, traits, h100(), 64, true)) EXPECT_FALSE(r.knobs.split_tail);
 }
 
 // The split-K reduction is charged about 2 us per kReduceChargedSlices slices past the first (H200,
