@@ -18,7 +18,7 @@ each timed two ways, median of many samples with CUDA events:
 The difference between the two is the flush's writeback, which every memory-bound measurement
 taken after a zeroing flush carries.
 
-  decode_floor.py [--shapes NAME ...] [--samples N] [--ktune PATH] [--out FILE]
+  decode_floor.py [--shapes NAME ...] [--samples N] [--ktune PATH] [--gemv-sweep] [--out FILE]
   (PYTHONPATH=python:bench)
 """
 import argparse
@@ -46,12 +46,8 @@ def read_all(x, out):
     _read_kernel[(triton.cdiv(flat.numel(), block),)](flat, out, flat.numel(), BLOCK=block)
 
 
-@triton.autotune(
-    configs=[triton.Config({"BN": bn, "BK": bk}, num_warps=w)
-             for bn in (8, 16, 32) for bk in (256, 512) for w in (4, 8)],
-    key=["N", "K"])
 @triton.jit
-def _gemv_kernel(w_ptr, x_ptr, y_ptr, N, K, BN: tl.constexpr, BK: tl.constexpr):
+def _gemv_plain(w_ptr, x_ptr, y_ptr, N, K, BN: tl.constexpr, BK: tl.constexpr):
     pid = tl.program_id(0)
     rows = pid * BN + tl.arange(0, BN)
     acc = tl.zeros((BN,), dtype=tl.float32)
@@ -61,6 +57,30 @@ def _gemv_kernel(w_ptr, x_ptr, y_ptr, N, K, BN: tl.constexpr, BK: tl.constexpr):
         x = tl.load(x_ptr + cols, mask=cols < K, other=0.0)
         acc += tl.sum(w.to(tl.float32) * x.to(tl.float32)[None, :], axis=1)
     tl.store(y_ptr + rows, acc.to(y_ptr.dtype.element_ty), mask=rows < N)
+
+
+_gemv_kernel = triton.autotune(
+    configs=[triton.Config({"BN": bn, "BK": bk}, num_warps=w) for bn in (8, 16, 32) for bk in (256, 512) for w in (4, 8)],
+    key=["N", "K"])(_gemv_plain)
+
+
+# --gemv-sweep: every one of these timed on its own (rows per program, K chunk, warps, stages).
+SWEEP = [(bn, bk, w, st) for bn in (4, 8, 16) for bk in (512, 1024) for w in (4, 8) for st in (2, 4)]
+
+
+def gemv_sweep(w, x, y, samples, dirty_buf, clean_buf, sink):
+    n, k = w.shape
+    out = []
+    for bn, bk, warps, stages in SWEEP:
+        def fn(bn=bn, bk=bk, warps=warps, stages=stages):
+            _gemv_plain[(triton.cdiv(n, bn),)](w, x, y, n, k, BN=bn, BK=bk, num_warps=warps, num_stages=stages)
+        try:
+            out.append({"BN": bn, "BK": bk, "warps": warps, "stages": stages,
+                        "dirty_us": timed(fn, samples, False, dirty_buf, clean_buf, sink),
+                        "clean_us": timed(fn, samples, True, dirty_buf, clean_buf, sink)})
+        except Exception as e:  # noqa: BLE001 - a configuration that cannot compile is a result
+            out.append({"BN": bn, "BK": bk, "warps": warps, "stages": stages, "error": repr(e)[:200]})
+    return out
 
 
 def gemv(w, x, y):
@@ -90,6 +110,7 @@ def main():
     ap.add_argument("--shapes", nargs="*")
     ap.add_argument("--samples", type=int, default=100)
     ap.add_argument("--ktune")
+    ap.add_argument("--gemv-sweep", action="store_true", help="time every SWEEP configuration of the GEMV too")
     ap.add_argument("--out")
     args = ap.parse_args()
     executor = None
@@ -121,6 +142,10 @@ def main():
             gemv(w, x, y)
             ref = (w.double() @ x.double())
             row["gemv_err"] = float((y.double() - ref).norm() / ref.norm())
+            if args.gemv_sweep:
+                row["gemv_sweep"] = gemv_sweep(w, x, y, args.samples, dirty_buf, clean_buf, sink)
+                best = min((c for c in row["gemv_sweep"] if "dirty_us" in c), key=lambda c: c["dirty_us"])
+                print(f"{name}: best swept GEMV {best}", flush=True)
         if executor is not None:
             kt = tune(args.ktune, name, m, n, k, batch, layout, dtype)
             row["ktune_report"] = {key: kt.get(key) for key in ("baseline_s", "generated_s", "pick_s", "generated_config",
