@@ -173,7 +173,7 @@ std::optional<std::string> rejects(const GeneratedKnobs& knobs, const ProblemTra
     const SplitTail tail = sm90_split_tail(knobs, traits, device.sm_count);
     if (tail.tiles == 0)
       return "split_tail: the " + std::to_string(tail.units) + " persistent units take the tiles in " +
-             (tail.from == 0 ? "less than one round" : "whole rounds") + " (nothing to split)";
+             (tail.from < tail.units ? "less than one round" : "whole rounds") + " (nothing to split)";
   }
   const Launch launch = plan_launch(knobs, user_traits, device);
   if (launch.shape.dynamic_shared_bytes > device.max_shared_per_block)

@@ -338,6 +338,7 @@ SplitTail sm90_split_tail(const GeneratedKnobs& knobs, const ProblemTraits& prob
   tail.units = persistent_units(knobs, problem, sm_count);
   const std::int64_t items = cluster_rows(knobs, problem) * cluster_columns(knobs, problem) * problem.batch;
   const std::int64_t partial = items % tail.units;
+  tail.from = items;
   if (items < tail.units || partial == 0) return tail;
   tail.from = items - partial;
   tail.tiles = partial;

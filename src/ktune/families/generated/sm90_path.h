@@ -67,7 +67,8 @@ int sm90_persistent_ctas(const GeneratedKnobs& knobs, const ProblemTraits& probl
 // A split tail (GeneratedKnobs::split_tail): the persistent grid's units (CTAs, or clusters)
 // take rounds of whole tiles; the tiles past the last full round (`tiles` of them, from
 // `from` on, counting every batch entry's tiles in order) are split into split_k slices.
-// `units`: how many units run side by side. No full round or no partial one: tiles 0.
+// `units`: how many units run side by side. No full round or no partial one: tiles 0 and `from`
+// the number of items, so that a launch that gets such a plan anyway splits nothing.
 struct SplitTail {
   std::int64_t from = 0, tiles = 0, units = 0;
 };

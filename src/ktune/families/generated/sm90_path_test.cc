@@ -265,6 +265,12 @@ TEST(Sm90Path, SplitTailSplitsOnlyTheLastRoundsTiles) {
   // Whole rounds, or less than one: nothing to split.
   EXPECT_EQ(sm90_split_tail(k, problem(4224, 2048, 1024), 132).tiles, 0);  // 33 x 8 = 264 tiles
   EXPECT_EQ(sm90_split_tail(k, problem(1024, 1024, 1024), 132).tiles, 0);  // 32 tiles
+  // ...and a launch planned for them anyway (a pick replayed on a GPU of another SM count, were
+  // nothing to refuse it) runs every item whole: tail_from is past the last item.
+  EXPECT_EQ(sm90_split_tail(k, problem(4224, 2048, 1024), 132).from, 264);
+  KtuneGemmParams whole{};
+  sm90_set_launch_params(whole, k, problem(1024, 1024, 1024), 132);
+  EXPECT_EQ(whole.tail_from, 32);
   // Without the knob the launch keeps tail_from 0 and no define.
   KtuneGemmParams plain{};
   sm90_set_launch_params(plain, knobs(128, 256, 64, 2, 1, 3, true, 4), p, 132);

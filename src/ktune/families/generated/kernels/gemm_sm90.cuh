@@ -1162,6 +1162,26 @@ static __device__ __forceinline__ void kt90_split_k_finish(const KtuneGemmParams
 #endif
 }
 #endif
+#if KT_SPLIT_K
+// The arrival counter of a split CTA tile. A cluster's item names all of its tiles, so with
+// clusters slices count per CTA tile (p.counters holds every tile of the padded cluster grid,
+// batch included); otherwise per item tile, batch apart (kt_splitk_arrive adds it).
+static __device__ __forceinline__ int kt90_split_counter(const KtuneGemmParams& p, int batch, int tile, int tile_m,
+                                                         int tile_n) {
+#if KT_CLUSTER > 1
+  return (batch * p.tiles_m * KT_CLUSTER_M + tile_m) * (p.tiles_n * KT_CLUSTER_N) + tile_n;
+#else
+  (void)p, (void)batch, (void)tile_m, (void)tile_n;
+  return tile;
+#endif
+}
+// A cluster's CTA tile past M or N: nothing to add or store (only clusters hang past the edges).
+static __device__ __forceinline__ bool kt90_outside(const KtuneGemmParams& p, int tile_m, int tile_n) {
+  return KT_CLUSTER > 1 &&
+         (static_cast<long long>(tile_m) * KT_TILE_M >= p.m || static_cast<long long>(tile_n) * KT_TILE_N >= p.n);
+}
+#endif
+
 #if KT_SPLIT_TAIL
 // A split tail's slice: its partial tile goes to a slot of its own in the workspace, in
 // accumulator order (register r of consumer thread t at r * threads + t, four registers per
@@ -1647,16 +1667,12 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     // A tail tile's slices meet in the workspace and the last stores the sum as below; whole
     // tiles (split -1) just store.
     if (split >= 0) {
-#if KT_CLUSTER > 1
-      if (static_cast<long long>(tile_m) * KT_TILE_M >= p.m || static_cast<long long>(tile_n) * KT_TILE_N >= p.n) continue;
-      const int counter = (batch * p.tiles_m * KT_CLUSTER_M + tile_m) * (p.tiles_n * KT_CLUSTER_N) + tile_n;
-      const int counter_batch = 0;
-#else
-      const int counter = tile, counter_batch = batch;
-#endif
+      if (kt90_outside(p, tile_m, tile_n)) continue;
       const long long slot =
           (static_cast<long long>(batch) * p.tiles_m * p.tiles_n + tile - p.tail_from) * KT_MN_CLUSTER + cta_rank;
-      if (!kt90_tail_fixup(p, s, c, counter_batch, counter, slot, split, acc)) continue;
+      if (!kt90_tail_fixup(p, s, c, KT_CLUSTER > 1 ? 0 : batch, kt90_split_counter(p, batch, tile, tile_m, tile_n), slot,
+                           split, acc))
+        continue;
     }
 #elif KT_SPLIT_K && KT_SPLIT_REDUCE
     if (p.split_k > 1) {
@@ -1665,15 +1681,8 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     }
 #elif KT_SPLIT_K
     if (p.split_k > 1) {
-#if KT_CLUSTER > 1
-      // The cluster's item names all of its tiles: count slices per CTA tile (p.counters holds
-      // every tile of the padded cluster grid). A tile past M or N has nothing to add.
-      if (static_cast<long long>(tile_m) * KT_TILE_M >= p.m || static_cast<long long>(tile_n) * KT_TILE_N >= p.n) continue;
-      const int counter = (batch * p.tiles_m * KT_CLUSTER_M + tile_m) * (p.tiles_n * KT_CLUSTER_N) + tile_n;
-#else
-      const int counter = tile;
-#endif
-      kt90_split_k_finish(p, s, c, batch, counter, row0, col0, acc);
+      if (kt90_outside(p, tile_m, tile_n)) continue;
+      kt90_split_k_finish(p, s, c, batch, kt90_split_counter(p, batch, tile, tile_m, tile_n), row0, col0, acc);
       continue;
     }
 #endif
