@@ -9,11 +9,13 @@ operands, checks it against an fp64 reference and times it with triton's do_benc
 median). With --once every configuration runs exactly once after its check, untimed (run it
 under `ncu -k regex:ktune_gemm` to profile one launch of each).
 
-  pair_probe.py REPORT --shape NAME [--select pairs|all|top:N|file:CONFIGS.json] [--once] [--out FILE]
+  pair_probe.py REPORT --shape NAME [--select pairs|all|top:N|file:CONFIGS.json] [--once] [--torch]
+                [--out FILE]
   (PYTHONPATH=python:bench, KTUNE_GEMM_LIB=libktune_gemm.so)
 
 --select pairs: every measured kernel with cluster_n 2 and the same configuration without it;
-file:PATH: the configurations listed in PATH (a JSON list). REPORT may also be the output of
+file:PATH: the configurations listed in PATH (a JSON list). --torch also times torch.matmul
+(cuBLAS) on the same operands, before and after the configurations, as rows with "peer": "torch". REPORT may also be the output of
 `ktune --json tune gemm ... --dry-run`, which has the problem and no candidates.
 """
 import argparse
@@ -49,6 +51,7 @@ def main():
     ap.add_argument("--shape", required=True)
     ap.add_argument("--select", default="pairs")
     ap.add_argument("--once", action="store_true")
+    ap.add_argument("--torch", action="store_true")
     ap.add_argument("--out")
     args = ap.parse_args()
     report = json.load(open(args.report))
@@ -58,6 +61,20 @@ def main():
     executor = _gemm_lib.Executor(_gemm_lib.load(), 0)
     d = torch.empty(batch, m, n, device="cuda", dtype=OUT_DTYPE[dtype])
     rows = []
+
+    def time_torch(when):
+        out = torch.empty_like(d)
+        row = {"peer": "torch", "when": when}
+        try:  # fp8 has no plain torch.matmul
+            row["us"] = 1000 * do_bench(lambda: torch.matmul(a, b, out=out), return_mode="median")
+            row["err"] = rel_err(out, ref)
+        except Exception as e:  # noqa: BLE001
+            row["error"] = repr(e)[:300]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+
+    if args.torch:
+        time_torch("before")
     for config in configs_of(report, args.select):
         row = {"config": config}
         try:
@@ -74,6 +91,8 @@ def main():
             row["error"] = repr(e)[:300]
         rows.append(row)
         print(json.dumps(row), flush=True)
+    if args.torch:
+        time_torch("after")
     torch.cuda.synchronize()
     if args.out:
         json.dump({"shape": args.shape, "rows": rows}, open(args.out, "w"), indent=1)

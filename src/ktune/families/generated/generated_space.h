@@ -42,6 +42,10 @@ struct ModelEstimate {
   // latency), telling apart kernels whose `seconds` tie, as every kernel of a memory-bound
   // problem does (see select_candidates). 0 elsewhere.
   double overlap_seconds = 0;
+  // The panels streamed at a loaded HBM's latency (2 us a round trip, where `memory_seconds`
+  // assumes 1): where this exceeds `seconds` the ring of stages may bind after all, and a
+  // deeper ring is ranked first among kernels whose `seconds` tie (see rank_space).
+  double loaded_ring_seconds = 0;
   nlohmann::json to_json() const;
 };
 

@@ -422,6 +422,60 @@ TEST(GeneratedSpace, MemoryBoundTiesKeepTheKernelWithMostSlack) {
   EXPECT_EQ(rank_space(big, h100(), options).front().estimate.overlap_seconds, 0.0);
 }
 
+// Tiles past 64x64 ring up to 8 deep, and where the ring binds at a loaded HBM's latency the
+// model's ties go to the deeper ring: on 128x8192x28672 bf16 (H200, session 30) 64x128 tiles ran
+// 149.8, 135.5 and 128.0 us with 5, 6 and 8 stages, which the model's compute and L2 terms tie.
+TEST(GeneratedSpace, DeeperRingsWinTiesWhereTheRingMayBind) {
+  const ProblemTraits traits = problem_traits(make_problem(128, 8192, 28672, gemm::Precision::BF16, "nt"));
+  SpaceOptions options;
+  options.max_candidates = 20;
+  options.clusters = false;
+  const std::vector<RankedKnobs> ranked = rank_space(traits, h100(), options);
+  auto lone_64x128 = [](const RankedKnobs& r) {
+    return r.knobs.path == KernelPath::Wgmma && r.knobs.tile_m == 64 && r.knobs.tile_n == 128 && r.knobs.split_k == 1 &&
+           r.knobs.persistent && !r.knobs.swap_ab && r.knobs.subgroup_n == 1;
+  };
+  std::vector<const RankedKnobs*> rings;
+  for (const RankedKnobs& r : ranked)
+    if (lone_64x128(r)) rings.push_back(&r);
+  ASSERT_GE(rings.size(), 4u);
+  std::set<int> depths;
+  for (const RankedKnobs* r : rings) depths.insert(r->knobs.stages);
+  EXPECT_TRUE(depths.count(6) && depths.count(8)) << "the 6- and 8-stage rings are in the space";
+  EXPECT_EQ(depths.count(12), 0u) << "12 stages of 64x128 do not fit";
+  // The first of them in the model's order is the deepest, and its estimate ties with the 5-stage one.
+  EXPECT_EQ(rings.front()->knobs.stages, 8);
+  const auto five = std::find_if(rings.begin(), rings.end(), [](const RankedKnobs* r) { return r->knobs.stages == 5; });
+  ASSERT_NE(five, rings.end());
+  EXPECT_EQ((*five)->estimate.seconds, rings.front()->estimate.seconds);
+  EXPECT_GT((*five)->estimate.loaded_ring_seconds, (*five)->estimate.seconds);
+  EXPECT_LT(rings.front()->estimate.loaded_ring_seconds, (*five)->estimate.loaded_ring_seconds);
+  // ...and it is among the kernels measured.
+  const std::vector<RankedKnobs> chosen = select_candidates(traits, h100(), options);
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == rings.front()->knobs; }));
+  // Small tiles keep their rings (3-5, 8, 12, 16): no 6-stage 64x64.
+  for (const RankedKnobs& r : ranked) {
+    if (r.knobs.path == KernelPath::Wgmma && r.knobs.tile_m <= 64 && r.knobs.tile_n <= 64) {
+      EXPECT_NE(r.knobs.stages, 6);
+    }
+  }
+  // Where no ring binds (a compute-bound tie), the order stays the enumeration's: shallow first.
+  const ProblemTraits big = problem_traits(make_problem(4096, 4096, 4096));
+  const std::vector<RankedKnobs> big_ranked = rank_space(big, h100(), options);
+  for (std::size_t i = 1; i < big_ranked.size() && i < 200; ++i) {
+    const RankedKnobs& a = big_ranked[i - 1];
+    const RankedKnobs& b = big_ranked[i];
+    if (a.estimate.seconds == b.estimate.seconds && a.estimate.loaded_ring_seconds <= a.estimate.seconds &&
+        b.estimate.loaded_ring_seconds <= b.estimate.seconds) {
+      GeneratedKnobs a_ring = a.knobs, b_ring = b.knobs;
+      a_ring.stages = b_ring.stages = 0;
+      if (a_ring == b_ring) {
+        EXPECT_LT(a.knobs.stages, b.knobs.stages);
+      }
+    }
+  }
+}
+
 // Split-K counters cover the grid padded to whole clusters: 1000 rows of 64 are 16 row tiles,
 // 4 cluster rows of 4; 128 columns of 32 are 4 column tiles, 2 cluster columns of 2.
 TEST(GeneratedSpace, SplitKCountersCoverThePaddedClusterGrid) {
