@@ -24,8 +24,21 @@ import json
 import torch
 from triton.testing import do_bench
 
-from gemm_suite40 import OUT_DTYPE, SUITE, operands, plan_call, rel_err  # noqa: E402
+from gemm_suite40 import OUT_DTYPE, SUITE, operands, plan_call, random_shapes, rel_err  # noqa: E402
 from ktune import _gemm_lib
+
+
+def find_shape(name):
+    """A suite shape, or a random one ("rand<seed>_<i>_...", as gemm_suite40.py --random draws it)."""
+    for s in SUITE:
+        if s[0] == name:
+            return s
+    if name.startswith("rand"):
+        seed, index = int(name[4:name.index("_")]), int(name.split("_")[1])
+        for s in random_shapes(index + 1, seed):
+            if s[0] == name:
+                return s
+    raise SystemExit(f"{name}: not a suite shape nor a random one")
 
 
 def configs_of(report, select):
@@ -55,7 +68,7 @@ def main():
     ap.add_argument("--out")
     args = ap.parse_args()
     report = json.load(open(args.report))
-    name, m, n, k, batch, layout, dtype = next(s for s in SUITE if s[0] == args.shape)
+    name, m, n, k, batch, layout, dtype = find_shape(args.shape)
     a, b = operands(m, n, k, batch, layout, dtype, seed=7)
     ref = torch.matmul(a.double(), b.double())
     executor = _gemm_lib.Executor(_gemm_lib.load(), 0)
