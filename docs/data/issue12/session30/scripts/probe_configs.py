@@ -40,3 +40,12 @@ up64.append(cfg('64x96',1,6,split=2,reduce=True,persistent=True))
 json.dump(down,open('.carry/s30/probe/down128.json','w'),indent=0)
 json.dump(up64,open('.carry/s30/probe/up64.json','w'),indent=0)
 print(len(down),len(up64))
+# run 7: rand4_01_prefill_322x5120x8192 (322x5120x8192 bf16 nt); the run kept 11 of these
+# (scripts/rand01_configs.json: the unswapped two, 128x112 two warpgroups persistent s4-6 and
+# non-persistent s5, one warpgroup s5, 128x176 and 192x112 persistent s4-5)
+L=[cfg('128x128',2,5,persistent=True), cfg('128x144',2,5,persistent=True)]
+for wg,sgm in (('128x112',2),('128x112',1),('128x176',2),('256x112',4),('192x112',3),('128x96',2),('128x80',2)):
+    for s in (4,5,6):
+        for p in (False,True):
+            L.append(cfg(wg,sgm,s,persistent=p,swap=True))
+json.dump(L, open('.carry/s30/probe/rand01_all.json', 'w'))
