@@ -397,8 +397,6 @@ nlohmann::json SpaceSummary::to_json() const {
   return {{"considered", considered}, {"valid", valid}, {"rejection_examples", rejection_examples}};
 }
 
-namespace {
-
 // The model's order; where it ties, the kernel whose ring of stages binds less at a loaded
 // HBM's latency first (a deeper ring, where the ring may bind at all; otherwise the enumeration
 // order). On 128x8192x28672 bf16 64x128 tiles ran 251, 159, 149.8, 135.5 and 128.0 us with 3,
@@ -406,12 +404,14 @@ namespace {
 // terms, had tied from 5 stages on; 64x224 on 32x28672x8192 ran 129 us with 3 and 125 with 4-6.
 // Where no ring binds, the order stays: ranking every tie deeper first lost the measured
 // winners of 1x12288x4096 (64x16 swapped, 6 stages) and strict f32 777x1001x513 (session 30).
+namespace {
 double tie_key(const RankedKnobs& r) { return std::max(r.estimate.seconds, r.estimate.loaded_ring_seconds); }
+}  // namespace
+
 bool ranks_before(const RankedKnobs& a, const RankedKnobs& b) {
   if (a.estimate.seconds != b.estimate.seconds) return a.estimate.seconds < b.estimate.seconds;
   return tie_key(a) < tie_key(b);
 }
-}  // namespace
 
 std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
                                     SpaceSummary* summary) {

@@ -87,6 +87,10 @@ struct SpaceSummary {
   nlohmann::json to_json() const;
 };
 
+// The model's order: the smaller estimate first; where estimates tie, the kernel whose ring of
+// stages binds less at a loaded HBM's latency (loaded_ring_seconds), else neither.
+bool ranks_before(const RankedKnobs& a, const RankedKnobs& b);
+
 // Every valid combination, best model estimate first.
 std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
                                     SpaceSummary* summary = nullptr);

@@ -1,0 +1,108 @@
+#include "ktune/families/generated/model_replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "ktune/core/config.h"
+#include "ktune/families/gemm/gemm_problem.h"
+
+namespace ktune::generated {
+namespace {
+
+struct Measured {
+  RankedKnobs ranked;
+  double seconds = 0;
+};
+
+// The measured kernels of one row, each with the model's estimate today.
+std::vector<Measured> measured_kernels(const nlohmann::json& row, const ProblemTraits& traits,
+                                       const DeviceTraits& device, std::size_t* skipped) {
+  std::vector<Measured> out;
+  for (const nlohmann::json& g : row["ktune"]["generated_measured"]) {
+    if (g.value("status", "") != "ok" || !g.contains("median_s") || !g["median_s"].is_number()) continue;
+    try {
+      const GeneratedKnobs knobs = knobs_from_config(config_from_json(g["config"]));
+      out.push_back({{knobs, estimate(knobs, traits, device)}, g["median_s"].get<double>()});
+    } catch (const std::exception&) {
+      ++*skipped;  // a knob this build no longer has
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json ShapeReplay::to_json() const {
+  return {{"name", name},
+          {"source", source},
+          {"measured", measured},
+          {"best_s", best_seconds},
+          {"model_first_s", first_seconds},
+          {"regret", regret()},
+          {"memory_bound", memory_bound},
+          {"selected_best_s", selected_best_seconds}};
+}
+
+ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string& source, const DeviceTraits& device,
+                          std::size_t max_candidates) {
+  ReplayResult result;
+  const nlohmann::json& rows = suite_output.is_object() ? suite_output.value("rows", nlohmann::json::array()) : suite_output;
+  for (const nlohmann::json& row : rows) {
+    if (!row.contains("ktune") || !row["ktune"].contains("generated_measured") || !row["ktune"].contains("problem"))
+      continue;
+    ProblemTraits traits;
+    try {
+      traits = problem_traits(gemm::problem_from_json(row["ktune"]["problem"]));
+    } catch (const std::exception&) {
+      continue;  // not a problem the generated family computes
+    }
+    std::vector<Measured> kernels = measured_kernels(row, traits, device, &result.skipped_configs);
+    if (kernels.empty()) continue;
+    // The model's order, the recorded order where it ties completely (as rank_space's stable sort).
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const Measured& a, const Measured& b) { return ranks_before(a.ranked, b.ranked); });
+    ShapeReplay shape;
+    shape.name = row.value("name", "?");
+    shape.source = source;
+    shape.measured = kernels.size();
+    shape.first_seconds = kernels.front().seconds;
+    shape.memory_bound = kernels.front().ranked.estimate.overlap_seconds > 0;
+    shape.best_seconds =
+        std::min_element(kernels.begin(), kernels.end(), [](const Measured& a, const Measured& b) {
+          return a.seconds < b.seconds;
+        })->seconds;
+    SpaceOptions options;
+    options.max_candidates = max_candidates;
+    const std::vector<RankedKnobs> selected = select_candidates(traits, device, options);
+    for (const Measured& m : kernels)
+      if (std::any_of(selected.begin(), selected.end(), [&](const RankedKnobs& s) { return s.knobs == m.ranked.knobs; }) &&
+          (shape.selected_best_seconds == 0 || m.seconds < shape.selected_best_seconds))
+        shape.selected_best_seconds = m.seconds;
+    result.shapes.push_back(shape);
+  }
+  return result;
+}
+
+double geomean_regret(const std::vector<ShapeReplay>& shapes, bool memory_bound_only) {
+  double log_sum = 0;
+  int n = 0;
+  for (const ShapeReplay& s : shapes) {
+    if (memory_bound_only && !s.memory_bound) continue;
+    if (s.regret() <= 0) continue;
+    log_sum += std::log(s.regret());
+    ++n;
+  }
+  return n ? std::exp(log_sum / n) : 0.0;
+}
+
+DeviceTraits hopper_traits(const std::string& name) {
+  DeviceTraits d;
+  d.compute_capability = 90;
+  d.sm_count = 132;
+  d.max_shared_per_block = 232448;
+  d.name = name;
+  return d;
+}
+
+}  // namespace ktune::generated

@@ -1,0 +1,94 @@
+// ktune_model_replay: recorded suite runs (bench/gemm_suite40.py outputs) through the cost model as
+// built, without a GPU. Per shape: the fastest measured generated kernel, the one the model ranks
+// first among them (regret = its time / the fastest), and the fastest of those it would select to
+// measure today; then the geometric mean of the regrets.
+//
+//   ktune_model_replay [--device NAME] [--candidates N] [--json] SUITE.json...
+//
+// The device defaults to each file's "device" (the GPU the run measured on).
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ktune/families/generated/model_replay.h"
+
+namespace {
+
+int usage(const char* why) {
+  std::fprintf(stderr, "ktune_model_replay: %s\nusage: ktune_model_replay [--device NAME] [--candidates N] [--json] SUITE.json...\n",
+               why);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ktune::generated;
+  std::string device_name;
+  std::size_t candidates = 20;
+  bool json = false;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--json") {
+      json = true;
+    } else if (arg == "--device" || arg == "--candidates") {
+      if (i + 1 >= argc) return usage((arg + " needs a value").c_str());
+      const std::string value = argv[++i];
+      if (arg == "--device") {
+        device_name = value;
+      } else {
+        char* end = nullptr;
+        const long n = std::strtol(value.c_str(), &end, 10);
+        if (!end || *end || n < 1 || n > 1000) return usage("--candidates takes a count from 1 to 1000");
+        candidates = static_cast<std::size_t>(n);
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      return usage(("unknown option " + arg).c_str());
+    } else {
+      files.push_back(arg);
+    }
+  }
+  if (files.empty()) return usage("no suite output given");
+
+  std::vector<ShapeReplay> shapes;
+  std::size_t skipped = 0;
+  for (const std::string& file : files) {
+    std::ifstream in(file);
+    if (!in) {
+      std::fprintf(stderr, "ktune_model_replay: %s: cannot open\n", file.c_str());
+      return 1;
+    }
+    nlohmann::json doc;
+    try {
+      doc = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+      std::fprintf(stderr, "ktune_model_replay: %s: not JSON: %s\n", file.c_str(), e.what());
+      return 3;
+    }
+    const std::string name = !device_name.empty() ? device_name
+                             : doc.is_object() ? doc.value("device", std::string("NVIDIA H100 80GB HBM3"))
+                                               : "NVIDIA H100 80GB HBM3";
+    ReplayResult r = replay_suite(doc, file, hopper_traits(name), candidates);
+    skipped += r.skipped_configs;
+    shapes.insert(shapes.end(), r.shapes.begin(), r.shapes.end());
+  }
+  const double all = geomean_regret(shapes), memory = geomean_regret(shapes, true);
+  if (json) {
+    nlohmann::json out = {{"geomean_regret", all}, {"memory_bound_geomean_regret", memory}, {"skipped_configs", skipped}};
+    out["shapes"] = nlohmann::json::array();
+    for (const ShapeReplay& s : shapes) out["shapes"].push_back(s.to_json());
+    std::printf("%s\n", out.dump(1).c_str());
+    return 0;
+  }
+  std::printf("%-40s %4s %10s %10s %7s %12s\n", "shape", "n", "best us", "first us", "regret", "selected us");
+  for (const ShapeReplay& s : shapes)
+    std::printf("%-40s %4zu %10.1f %10.1f %7.3f %12.1f %s\n", s.name.c_str(), s.measured, s.best_seconds * 1e6,
+                s.first_seconds * 1e6, s.regret(), s.selected_best_seconds * 1e6, s.memory_bound ? "memory" : "");
+  std::printf("geomean regret %.4f over %zu shape runs; memory-bound %.4f; %zu configurations skipped\n", all,
+              shapes.size(), memory, skipped);
+  return 0;
+}
