@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "ktune/families/generated/sm80_path.h"
 #include "ktune/families/generated/sm90_path.h"
 
 namespace ktune::generated {
@@ -119,6 +120,21 @@ double store_efficiency(const GeneratedKnobs& k, const ProblemTraits& t) {
   // quarter warp. A guess, until measured.
   if (k.swap_ab) e *= 0.5;
   return e;
+}
+
+// mma.sync's copies are 16 bytes only where A's and B's rows allow it; narrower ones (8, 4, or
+// 2-byte loads through registers for rows off 4 bytes) take issue slots from the MMAs in the same
+// warps. Charged on the tensor rate as sqrt(bytes per copy / 16): uncharged, the model ranked
+// mma.sync first on odd sizes where it ran 2-4x slower than wgmma on repacked operands
+// (511x1000x4097: 94.6 us against 25.6; 4097x511x1000 53.9 against 22.3; 1023x2047x513 34.8
+// against 16.1; H200, sessions 25-27). Over the 300 recorded shape runs of sessions 25-30 the
+// regret of the model's first choice went from 1.135 to 1.070, and of none of them did the
+// selection lose the fastest recorded kernel (ktune_model_replay). Charging the copies' bandwidth
+// instead lost tall 23085x35x3513's winner, an mma.sync kernel on 2-byte loads (138 us, 1.29x
+// cuBLAS): where they only stream, narrow copies keep up.
+double narrow_copy_efficiency(const GeneratedKnobs& k, const ProblemTraits& t) {
+  if (k.path != KernelPath::MmaSync) return 1.0;
+  return std::sqrt(sm80_vector_bytes(t) / 16.0);
 }
 
 int occupancy(const GeneratedKnobs& k, const LaunchShape& shape, const DeviceTraits& device) {
@@ -286,7 +302,7 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   const double wave_count = std::ceil(e.waves);
   // One wave: each SM runs `occ` CTAs side by side, sharing its tensor cores.
   const double cta_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k_slice);
-  const double eff = tile_efficiency(k);
+  const double eff = tile_efficiency(k) * narrow_copy_efficiency(k, t);
   // Dense tensor rate of the input type: fp8 twice f16/bf16's, tf32 half.
   const double tensor_per_sm = r.tensor_per_sm * (t.in_type == 2 ? 2.0 : (t.in_type == 3 ? 0.5 : 1.0));
   // A partly filled SM (fewer CTAs than occupancy in the last wave) still needs the time of

@@ -13,6 +13,7 @@ namespace {
 struct Measured {
   RankedKnobs ranked;
   double seconds = 0;
+  std::string key;
 };
 
 // The measured kernels of one row, each with the model's estimate today.
@@ -22,8 +23,9 @@ std::vector<Measured> measured_kernels(const nlohmann::json& row, const ProblemT
   for (const nlohmann::json& g : row["ktune"]["generated_measured"]) {
     if (g.value("status", "") != "ok" || !g.contains("median_s") || !g["median_s"].is_number()) continue;
     try {
-      const GeneratedKnobs knobs = knobs_from_config(config_from_json(g["config"]));
-      out.push_back({{knobs, estimate(knobs, traits, device)}, g["median_s"].get<double>()});
+      const Config config = config_from_json(g["config"]);
+      const GeneratedKnobs knobs = knobs_from_config(config);
+      out.push_back({{knobs, estimate(knobs, traits, device)}, g["median_s"].get<double>(), config_key(config)});
     } catch (const std::exception&) {
       ++*skipped;  // a knob this build no longer has
     }
@@ -41,7 +43,11 @@ nlohmann::json ShapeReplay::to_json() const {
           {"model_first_s", first_seconds},
           {"regret", regret()},
           {"memory_bound", memory_bound},
-          {"selected_best_s", selected_best_seconds}};
+          {"selected_best_s", selected_best_seconds},
+          {"best_config", best_config},
+          {"best_estimate_s", best_estimate_seconds},
+          {"model_first_config", first_config},
+          {"model_first_estimate_s", first_estimate_seconds}};
 }
 
 ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string& source, const DeviceTraits& device,
@@ -68,10 +74,14 @@ ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string&
     shape.measured = kernels.size();
     shape.first_seconds = kernels.front().seconds;
     shape.memory_bound = kernels.front().ranked.estimate.overlap_seconds > 0;
-    shape.best_seconds =
-        std::min_element(kernels.begin(), kernels.end(), [](const Measured& a, const Measured& b) {
-          return a.seconds < b.seconds;
-        })->seconds;
+    const Measured& best = *std::min_element(kernels.begin(), kernels.end(), [](const Measured& a, const Measured& b) {
+      return a.seconds < b.seconds;
+    });
+    shape.best_seconds = best.seconds;
+    shape.best_config = best.key;
+    shape.best_estimate_seconds = best.ranked.estimate.seconds;
+    shape.first_config = kernels.front().key;
+    shape.first_estimate_seconds = kernels.front().ranked.estimate.seconds;
     SpaceOptions options;
     options.max_candidates = max_candidates;
     const std::vector<RankedKnobs> selected = select_candidates(traits, device, options);

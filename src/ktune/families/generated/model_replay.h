@@ -26,6 +26,8 @@ struct ShapeReplay {
   // Of the measured kernels, the fastest that select_candidates would measure today (0 when it
   // would measure none of them: only kernels nobody timed).
   double selected_best_seconds = 0;
+  std::string best_config, first_config;  // config_key of each
+  double first_estimate_seconds = 0, best_estimate_seconds = 0;  // the model's estimates of both
   double regret() const { return best_seconds > 0 ? first_seconds / best_seconds : 0; }
   nlohmann::json to_json() const;
 };
