@@ -486,14 +486,7 @@ TEST(GeneratedSpace, NarrowCopiesCostMmaSyncItsRate) {
   const ProblemTraits even = problem_traits(make_problem(512, 1000, 4096, gemm::Precision::F16, "nn"));
   ASSERT_EQ(sm80_vector_bytes(odd), 2);
   ASSERT_EQ(sm80_vector_bytes(even), 16);
-  GeneratedKnobs k;
-  k.path = KernelPath::MmaSync;
-  k.tile_m = 64;
-  k.tile_n = 128;
-  k.tile_k = 64;
-  k.subgroup_m = 2;
-  k.subgroup_n = 2;
-  k.stages = 3;
+  const GeneratedKnobs k = testing_support::mma_sync_knobs(64, 128, 64, 2, 2, 3);
   ASSERT_FALSE(rejects(k, odd, h100()));
   const ModelEstimate narrow = estimate(k, odd, h100()), wide = estimate(k, even, h100());
   EXPECT_NEAR(narrow.compute_seconds / wide.compute_seconds, std::sqrt(8.0), 0.1);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <stdexcept>
 
 #include "ktune/core/config.h"
 #include "ktune/families/gemm/gemm_problem.h"
@@ -21,6 +22,10 @@ std::vector<Measured> measured_kernels(const nlohmann::json& row, const ProblemT
                                        const DeviceTraits& device, std::size_t* skipped) {
   std::vector<Measured> out;
   for (const nlohmann::json& g : row["ktune"]["generated_measured"]) {
+    if (!g.is_object()) {
+      ++*skipped;  // not a measurement record
+      continue;
+    }
     if (g.value("status", "") != "ok" || !g.contains("median_s") || !g["median_s"].is_number()) continue;
     try {
       const Config config = config_from_json(g["config"]);
@@ -53,10 +58,13 @@ nlohmann::json ShapeReplay::to_json() const {
 ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string& source, const DeviceTraits& device,
                           std::size_t max_candidates) {
   ReplayResult result;
-  const nlohmann::json& rows = suite_output.is_object() ? suite_output.value("rows", nlohmann::json::array()) : suite_output;
+  const nlohmann::json rows = suite_output.is_object() ? suite_output.value("rows", nlohmann::json::array()) : suite_output;
+  if (!rows.is_array()) throw std::invalid_argument("not a suite output: \"rows\" is not a list");
   for (const nlohmann::json& row : rows) {
-    if (!row.contains("ktune") || !row["ktune"].contains("generated_measured") || !row["ktune"].contains("problem"))
-      continue;
+    if (!row.is_object() || !row.contains("ktune") || !row["ktune"].is_object() ||
+        !row["ktune"].contains("generated_measured") || !row["ktune"]["generated_measured"].is_array() ||
+        !row["ktune"].contains("problem"))
+      continue;  // a failed tuning, a peer-only row, or not a suite row at all
     ProblemTraits traits;
     try {
       traits = problem_traits(gemm::problem_from_json(row["ktune"]["problem"]));

@@ -33,7 +33,8 @@ struct ShapeReplay {
 };
 
 // Every row of a suite output with measured generated kernels. Rows whose problem the family
-// cannot express are skipped. Configurations that no longer parse are skipped and counted.
+// cannot express are skipped. Configurations that no longer parse, and records that are not
+// objects, are skipped and counted. Throws std::invalid_argument where "rows" is not a list.
 struct ReplayResult {
   std::vector<ShapeReplay> shapes;
   std::size_t skipped_configs = 0;

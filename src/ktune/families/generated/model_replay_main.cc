@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -69,10 +70,16 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "ktune_model_replay: %s: not JSON: %s\n", file.c_str(), e.what());
       return 3;
     }
-    const std::string name = !device_name.empty() ? device_name
-                             : doc.is_object() ? doc.value("device", std::string("NVIDIA H100 80GB HBM3"))
-                                               : "NVIDIA H100 80GB HBM3";
-    ReplayResult r = replay_suite(doc, file, hopper_traits(name), candidates);
+    std::string name = device_name.empty() ? "NVIDIA H100 80GB HBM3" : device_name;
+    if (device_name.empty() && doc.is_object() && doc.contains("device") && doc["device"].is_string())
+      name = doc["device"].get<std::string>();
+    ReplayResult r;
+    try {
+      r = replay_suite(doc, file, hopper_traits(name), candidates);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ktune_model_replay: %s: %s\n", file.c_str(), e.what());
+      return 3;
+    }
     skipped += r.skipped_configs;
     shapes.insert(shapes.end(), r.shapes.begin(), r.shapes.end());
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "ktune/core/config.h"
 
@@ -58,11 +59,13 @@ TEST(ModelReplay, SkipsRowsWithoutKernelsAndConfigsItCannotRead) {
       {{"config", {{"family", "generated"}, {"path", "tensor_magic"}}}, {"status", "ok"}, {"median_s", 1e-5}});
   nlohmann::json no_kernels = {{"name", "cublaslt only"}, {"ktune", {{"problem", make_problem(64, 64, 64).to_json()}}}};
   nlohmann::json failed_tuning = {{"name", "error"}, {"ktune", {{"error", "exit 1"}}}};
-  const nlohmann::json suite = {{"rows", {good, no_kernels, failed_tuning}}};
+  good["ktune"]["generated_measured"].push_back("not a record");
+  const nlohmann::json suite = {{"rows", {good, no_kernels, failed_tuning, 42, {{"ktune", {{"generated_measured", 7}}}}}}};
   const ReplayResult r = replay_suite(suite, "x", hopper_traits("NVIDIA H100 80GB HBM3"));
   ASSERT_EQ(r.shapes.size(), 1u);
-  EXPECT_EQ(r.skipped_configs, 1u);
+  EXPECT_EQ(r.skipped_configs, 2u);
   EXPECT_EQ(r.shapes[0].measured, 2u);
+  EXPECT_THROW(replay_suite(nlohmann::json{{"rows", 3}}, "x", hopper_traits("NVIDIA H200")), std::invalid_argument);
 }
 
 }  // namespace

@@ -37,4 +37,11 @@ inline GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int tile_k, int subgro
   return k;
 }
 
+// An mma.sync knob setting: tile M x N x K, warps down and across, stages.
+inline GeneratedKnobs mma_sync_knobs(int tile_m, int tile_n, int tile_k, int subgroup_m, int subgroup_n, int stages) {
+  GeneratedKnobs k = wgmma_knobs(tile_m, tile_n, tile_k, subgroup_m, subgroup_n, stages);
+  k.path = KernelPath::MmaSync;
+  return k;
+}
+
 }  // namespace ktune::generated::testing_support
