@@ -430,6 +430,37 @@ nlohmann::json SpaceSummary::to_json() const {
 // winners of 1x12288x4096 (64x16 swapped, 6 stages) and strict f32 777x1001x513 (session 30).
 namespace {
 double tie_key(const RankedKnobs& r) { return std::max(r.estimate.seconds, r.estimate.loaded_ring_seconds); }
+
+// Swapped kernels (D^T = B^T A^T) for mid-size M whose rows fill 128-row tiles badly: the
+// problem's M then runs along the kernel's N, in steps of 16 instead of 64, as cuBLASLt's own
+// kernels lay it out (322x5120x8192 bf16: its default is a 128x112 tile over N x M, 120 tiles in
+// clusters of 4). Measured there (H200, sessions 30-31, do_bench): swapped 128x112 with 5 stages
+// 51.2-52.4 us against 55.6-55.7 for the best unswapped kernel (128x128 over 384 rows, 16% of
+// them padding) and 46 for cuBLAS. At equal tiles the swap costs a few percent (its stores go out
+// transposed, element by element): 660x3072x11008 as 128x144 swapped, 720 rows, ran 77.8 us
+// against 75.2 unswapped over 768 (session 25). So a width is offered only where it pads M at
+// least 10% less than 128-row tiles do (322: 336 rows against 384; 660's 144 pads 720, 7% less,
+// and is left out), and the class rule in select_candidates measures the best of them: the
+// measurement decides. One consumer warpgroup across, as the kernel's narrow column steps need,
+// no split (long K stays whole here) and no cluster (pairs ran 3% slower; larger ones cannot
+// split 112 rows into whole swizzle periods).
+template <typename Consider>
+void consider_mid_m_swaps(const ProblemTraits& traits, Consider&& consider) {
+  if (traits.m <= 64 || traits.m > 1024) return;
+  const std::int64_t unswapped_rows = ceil_div(traits.m, 128) * 128;
+  for (int tn = 64; tn <= 256; tn += 16) {
+    if (static_cast<double>(unswapped_rows) < 1.1 * static_cast<double>(ceil_div(traits.m, tn) * tn)) continue;
+    // The kernel's B is the problem's A: widths off 32 columns need it K-contiguous.
+    if (tn % 32 != 0 && !traits.a_k_contiguous) continue;
+    for (int tm : {64, 128, 192, 256})
+      for (int stages : {4, 5, 6, 8})
+        for (bool persistent : {false, true}) {
+          GeneratedKnobs k = wgmma_knobs(tm, tn, tm == 192 ? 3 : (tm == 64 ? 1 : 2), 1, stages, persistent, traits.in_type);
+          k.swap_ab = true;
+          consider(k);
+        }
+  }
+}
 }  // namespace
 
 bool ranks_before(const RankedKnobs& a, const RankedKnobs& b) {
@@ -580,6 +611,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     consider(k);
                   }
                 }
+    if (options.swap_ab) consider_mid_m_swaps(traits, consider);
     // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
     // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
     // whole tile, two taking turns.

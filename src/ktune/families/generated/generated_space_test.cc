@@ -185,10 +185,23 @@ TEST(GeneratedSwapAB, TheKernelComputesTheTransposedProblem) {
   options.swap_ab = true;
   const ProblemTraits prefill = problem_traits(make_problem(128, 8192, 4096, gemm::Precision::BF16, "nt"));
   for (const RankedKnobs& r : rank_space(prefill, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
-  // Mid-size M gets no swapped kernels: measured on an H200, 660x3072x11008 as 128x144 swapped
-  // (M along 144-column tiles) screened 77.8 us against 75.2 unswapped (session 25).
+  // Mid-size M: swapped widths only where they pad M at least 10% less than 128-row tiles.
+  // 660x3072x11008 as 128x144 swapped (720 rows against 768) screened 77.8 us against 75.2
+  // unswapped (H200, session 25); 512 rows fill 128-row tiles exactly.
   const ProblemTraits mid = problem_traits(make_problem(660, 3072, 11008, gemm::Precision::BF16, "nt"));
-  for (const RankedKnobs& r : rank_space(mid, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
+  for (const RankedKnobs& r : rank_space(mid, h100(), options))
+    if (r.knobs.swap_ab) {
+      EXPECT_NE(r.knobs.tile_n, 144);
+      EXPECT_LE(1.1 * ((660 + r.knobs.tile_n - 1) / r.knobs.tile_n) * r.knobs.tile_n, 768.0) << r.knobs.tile_n;
+    }
+  const ProblemTraits whole = problem_traits(make_problem(512, 5120, 13824, gemm::Precision::BF16, "nt"));
+  for (const RankedKnobs& r : rank_space(whole, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
+  // 322 rows: 384 in 128-row tiles, 336 as three 112-column swapped tiles (51.9 us against 55.7
+  // unswapped on an H200, session 31), which the selection measures.
+  const ProblemTraits odd_m = problem_traits(make_problem(322, 5120, 8192, gemm::Precision::BF16, "nt"));
+  const std::vector<RankedKnobs> odd_m_chosen = select_candidates(odd_m, h100(), options);
+  EXPECT_TRUE(std::any_of(odd_m_chosen.begin(), odd_m_chosen.end(),
+                          [](const RankedKnobs& r) { return r.knobs.swap_ab && r.knobs.tile_n == 112; }));
 }
 
 // tf32 with an N-contiguous B: every tiling also swapped, whose kernel reads B^T into registers
