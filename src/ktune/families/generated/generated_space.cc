@@ -443,9 +443,10 @@ double tie_key(const RankedKnobs& r) { return std::max(r.estimate.seconds, r.est
 // and is left out), and the class rule in select_candidates measures the best of them: the
 // measurement decides. On 11 mid-M shapes of random seeds 8-26, drawn after this rule was set,
 // the generated kernel went from 0.870 to 0.925 of cuBLASLt's default in geometric mean (a
-// swapped kernel won 7 of them; none lost more than 3%; H200, session 31). One consumer warpgroup across, as the kernel's narrow column steps need,
-// no split (long K stays whole here) and no cluster (pairs ran 3% slower; larger ones cannot
-// split 112 rows into whole swizzle periods).
+// swapped kernel won 7 of them; none lost more than 3%; H200, session 31).
+// Consumer warpgroups stacked along the kernel's M only (subgroup_n 1), as its column steps of
+// 16 need; no split (long K stays whole here) and no cluster (pairs ran 3% slower; larger ones
+// cannot split 112 rows into whole swizzle periods).
 template <typename Consider>
 void consider_mid_m_swaps(const ProblemTraits& traits, Consider&& consider) {
   if (traits.m <= 64 || traits.m > 1024) return;
