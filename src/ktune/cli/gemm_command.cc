@@ -44,6 +44,7 @@ struct GemmArgs {
   int compile_wait_top = 10;
   double compile_grace = 1.0;
   int heuristics = 8;
+  bool cluster_variants = false;
   double workspace_mib = 32;
   std::int64_t seed = 1;
   std::string reference = "auto";
@@ -406,6 +407,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.families = spec.families;
   setup.cublaslt.heuristic_count = args.heuristics;
   setup.cublaslt.max_candidates = args.max_candidates;
+  setup.cublaslt.cluster_variants = args.cluster_variants;
   setup.cublaslt.workspace_bytes = static_cast<std::size_t>(args.workspace_mib * 1024 * 1024);
   setup.generated_max_candidates = args.generated_candidates;
   setup.generated_refine = args.refine;
@@ -526,6 +528,8 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                   "Seconds of measuring for cuBLASLt's enumerated algorithms beyond its heuristic's answers, measured "
                   "last in score order, projected from the candidates measured before (default 0.3; -1: no limit)");
   cmd->add_option("--heuristics", args->heuristics, "cuBLASLt heuristic answers to include (default 8)");
+  cmd->add_flag("--cublaslt-cluster-variants", args->cluster_variants,
+                "Also enumerate the heuristic's answers with every other thread-block cluster shape (sm_90+)");
   cmd->add_option("--workspace-mb", args->workspace_mib, "cuBLASLt workspace limit in MiB (default 32)");
   cmd->add_option("--seed", args->seed, "Seed of the random inputs");
   cmd->add_option("--reference", args->reference, "auto, full or sampled fp64 reference (default auto)");

@@ -393,7 +393,8 @@ nlohmann::json enumeration_options_to_json(const EnumerationOptions& o) {
           {"max_candidates", o.max_candidates},
           {"workspace_bytes", o.workspace_bytes},
           {"max_checks", o.max_checks},
-          {"max_algo_ids", o.max_algo_ids}};
+          {"max_algo_ids", o.max_algo_ids},
+          {"cluster_variants", o.cluster_variants}};
 }
 
 EnumerationOptions enumeration_options_from_json(const nlohmann::json& j) {
@@ -404,6 +405,7 @@ EnumerationOptions enumeration_options_from_json(const nlohmann::json& j) {
   o.workspace_bytes = j.value("workspace_bytes", o.workspace_bytes);
   o.max_checks = j.value("max_checks", o.max_checks);
   o.max_algo_ids = std::max(1, j.value("max_algo_ids", o.max_algo_ids));
+  o.cluster_variants = j.value("cluster_variants", o.cluster_variants);
   return o;
 }
 
@@ -511,6 +513,23 @@ std::vector<Candidate> select_candidates(std::vector<Candidate> heuristic, std::
       chosen.push_back(pool[i]);
     }
   return chosen;
+}
+
+std::vector<AlgoConfig> cluster_variants(const std::vector<AlgoConfig>& answers) {
+  static const char* const kShapes[] = {"1x1x1", "2x1x1", "1x2x1", "2x2x1", "4x1x1", "1x4x1", "4x2x1", "2x4x1"};
+  std::vector<AlgoConfig> out;
+  auto known = [&](const AlgoConfig& a) {
+    return std::find(answers.begin(), answers.end(), a) != answers.end() || std::find(out.begin(), out.end(), a) != out.end();
+  };
+  for (const AlgoConfig& answer : answers) {
+    if (answer.cluster == 0) continue;  // "auto": a kernel without a cluster shape to vary
+    for (const char* name : kShapes) {
+      AlgoConfig v = answer;
+      v.cluster = static_cast<std::uint16_t>(*cluster_id(name));
+      if (!known(v)) out.push_back(v);
+    }
+  }
+  return out;
 }
 
 Enumeration enumerate_candidates(const CublasLt& lib, Handle handle, const MatmulDescriptors& descriptors,
@@ -712,6 +731,11 @@ Enumeration enumerate_candidates(const CublasLt& lib, Handle handle, const Matmu
     }
   }
 
+  if (options.cluster_variants) {
+    std::vector<AlgoConfig> answers;
+    for (const Candidate& h : heuristic) answers.push_back(h.algo_config);
+    for (const AlgoConfig& v : cluster_variants(answers)) try_config(v);
+  }
   e.candidates = select_candidates(std::move(heuristic), std::move(valid), problem, options.max_candidates);
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return e;

@@ -129,9 +129,17 @@ struct EnumerationOptions {
   std::size_t workspace_bytes = std::size_t{32} << 20;
   std::size_t max_checks = 20000; // cublasLtMatmulAlgoCheck calls (a few microseconds each)
   int max_algo_ids = 256;
+  // The heuristic's answers again with each other thread-block cluster shape (sm_90+ kernels
+  // take one; the heuristic's list holds few of them per tile).
+  bool cluster_variants = false;
 };
 nlohmann::json enumeration_options_to_json(const EnumerationOptions& o);
 EnumerationOptions enumeration_options_from_json(const nlohmann::json& j);  // missing keys: defaults
+
+// The heuristic's answers, each with every other thread-block cluster shape of at most 8 CTAs
+// (1x1x1 .. 2x4x1), in answer order, without repeats or the answers themselves. Answers whose
+// cluster is "auto" (kernels that take none) give nothing. AlgoCheck has the last word.
+std::vector<AlgoConfig> cluster_variants(const std::vector<AlgoConfig>& answers);
 
 struct Enumeration {
   std::vector<Candidate> candidates;  // [0]: the heuristic's first choice (the baseline)

@@ -388,6 +388,32 @@ TEST(CublasLtSelect, HeuristicFirstThenNeighboursThenDiverse) {
   EXPECT_EQ(select_candidates(heuristic, enumerated, p, 100).size(), 8u);  // all distinct configs
 }
 
+TEST(CublasLtSelect, ClusterVariantsOfTheAnswers) {
+  AlgoConfig paired;  // an sm_90 answer: 176x128 tiles in clusters of 1x2x1
+  paired.algo_id = 66;
+  paired.tile = *tile_id("176x128");
+  paired.cluster = static_cast<std::uint16_t>(*cluster_id("1x2x1"));
+  paired.custom = 2;
+  AlgoConfig single = paired;  // the same kernel without a cluster: also among the answers
+  single.cluster = static_cast<std::uint16_t>(*cluster_id("1x1x1"));
+  AlgoConfig unclustered;  // an sm_80 kernel ("auto"): nothing to vary
+  unclustered.algo_id = 21;
+  unclustered.tile = *tile_id("128x128");
+  const std::vector<AlgoConfig> variants = cluster_variants({paired, unclustered, single});
+  // Eight shapes, less the two the answers already hold: six, each the answer but for its cluster.
+  ASSERT_EQ(variants.size(), 6u);
+  std::set<std::string> shapes;
+  for (const AlgoConfig& v : variants) {
+    EXPECT_EQ(v.algo_id, 66);
+    EXPECT_EQ(v.tile, paired.tile);
+    EXPECT_EQ(v.custom, 2u);
+    shapes.insert(cluster_name(v.cluster));
+  }
+  EXPECT_EQ(shapes, (std::set<std::string>{"2x1x1", "2x2x1", "4x1x1", "1x4x1", "4x2x1", "2x4x1"}));
+  EXPECT_TRUE(cluster_variants({unclustered}).empty());
+  EXPECT_TRUE(cluster_variants({}).empty());
+}
+
 TEST(CublasLtSelect, ScorePrefersTilesThatFitAndFullWaves) {
   const GemmProblem p = problem(256, 256, 1024, "nn");
   std::vector<Candidate> enumerated = {make(1, 20, -1, 1.0f),   // 128x128: 2x2 tiles, no padding
