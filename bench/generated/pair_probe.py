@@ -10,13 +10,17 @@ median). With --once every configuration runs exactly once after its check, unti
 under `ncu -k regex:ktune_gemm` to profile one launch of each).
 
   pair_probe.py REPORT --shape NAME [--select pairs|all|top:N|file:CONFIGS.json] [--once] [--torch]
-                [--out FILE]
+                [--flushes] [--out FILE]
   (PYTHONPATH=python:bench, KTUNE_GEMM_LIB=libktune_gemm.so)
 
 --select pairs: every measured kernel with cluster_n 2 and the same configuration without it;
 file:PATH: the configurations listed in PATH (a JSON list). --torch also times torch.matmul
 (cuBLAS) on the same operands, before and after the configurations, as rows with "peer": "torch". REPORT may also be the output of
-`ktune --json tune gemm ... --dry-run`, which has the problem and no candidates.
+`ktune --json tune gemm ... --dry-run`, which has the problem and no candidates. --flushes also
+times every row by CUDA events after each of decode_floor.py's two flushes ("dirty_us": zeroing
+256 MB as do_bench does, which leaves L2 full of dirty lines; "clean_us": then reading 512 MB, so
+that no write-back falls into the timed kernel): what a kernel gains by L2 state alone shows as a
+difference between the two.
 """
 import argparse
 import json
@@ -65,8 +69,21 @@ def main():
     ap.add_argument("--select", default="pairs")
     ap.add_argument("--once", action="store_true")
     ap.add_argument("--torch", action="store_true")
+    ap.add_argument("--flushes", action="store_true")
+    ap.add_argument("--samples", type=int, default=100, help="CUDA-event samples per flush with --flushes")
     ap.add_argument("--out")
     args = ap.parse_args()
+    flushes = None
+    if args.flushes:
+        from decode_floor import timed  # noqa: E402 - only with --flushes (it compiles a Triton kernel)
+        dirty_buf = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+        clean_buf = torch.empty(512 << 20, dtype=torch.int8, device="cuda").view(torch.float16)
+        clean_buf.normal_()
+        sink = torch.empty(1 << 20, device="cuda")
+
+        def flushes(fn, row):
+            for clean in (False, True):
+                row["clean_us" if clean else "dirty_us"] = timed(fn, args.samples, clean, dirty_buf, clean_buf, sink)
     report = json.load(open(args.report))
     name, m, n, k, batch, layout, dtype = find_shape(args.shape)
     a, b = operands(m, n, k, batch, layout, dtype, seed=7)
@@ -81,6 +98,8 @@ def main():
         try:  # fp8 has no plain torch.matmul
             row["us"] = 1000 * do_bench(lambda: torch.matmul(a, b, out=out), return_mode="median")
             row["err"] = rel_err(out, ref)
+            if flushes:
+                flushes(lambda: torch.matmul(a, b, out=out), row)
         except Exception as e:  # noqa: BLE001
             row["error"] = repr(e)[:300]
         rows.append(row)
@@ -100,6 +119,8 @@ def main():
                 call()
             else:
                 row["us"] = 1000 * do_bench(call, return_mode="median")
+                if flushes:
+                    flushes(call, row)
         except Exception as e:  # noqa: BLE001 - a configuration that cannot run is a result
             row["error"] = repr(e)[:300]
         rows.append(row)

@@ -35,6 +35,7 @@ struct GemmArgs {
   bool generated_pingpong = false;
   bool generated_split_cluster = false;
   bool generated_split_tail = false;
+  bool generated_evict_first = false;
   bool generated_clusters = true;
   bool generated_swap_ab = true;
   int refine = 6;
@@ -368,6 +369,7 @@ nlohmann::json dry_run_json(const gemm::GemmSpec& spec, const gemm::GemmSetup& s
       space.pingpong = args.generated_pingpong;
       space.split_cluster = args.generated_split_cluster;
       space.split_tail = args.generated_split_tail;
+      space.evict_first = args.generated_evict_first;
       space.clusters = args.generated_clusters;
       space.swap_ab = args.generated_swap_ab;
       generated::SpaceSummary summary;
@@ -414,6 +416,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.generated_pingpong = args.generated_pingpong;
   setup.generated_split_cluster = args.generated_split_cluster;
   setup.generated_split_tail = args.generated_split_tail;
+  setup.generated_evict_first = args.generated_evict_first;
   setup.generated_clusters = args.generated_clusters;
   setup.generated_swap_ab = args.generated_swap_ab;
 
@@ -497,6 +500,9 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                "Also consider split-K kernels whose 2-8 slices sum inside a thread-block cluster through "
                "distributed shared memory (no workspace, no second kernel); off by default: on the H100 they "
                "never beat the global-memory reductions");
+  cmd->add_flag("--generated-evict-first", args->generated_evict_first,
+               "Generated kernels load an operand that one CTA reads once (a decode GEMM's weights) with the L2 "
+               "evict-first policy (config l2_evict_first); off by default: not yet measured on a GPU");
   cmd->add_flag("--generated-split-tail", args->generated_split_tail,
                "Also consider persistent kernels that split only the tiles of their last, partial round into "
                "split-K slices (stream-K's aim, in whole slices); off by default: on nine suite shapes (H200) none "

@@ -587,6 +587,7 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
             {"pingpong", setup.generated_pingpong},
             {"split_cluster", setup.generated_split_cluster},
             {"split_tail", setup.generated_split_tail},
+            {"evict_first", setup.generated_evict_first},
             {"clusters", setup.generated_clusters},
             {"swap_ab", setup.generated_swap_ab}}}};
 }
@@ -636,6 +637,7 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
       setup.generated_pingpong = request.at("generated").value("pingpong", setup.generated_pingpong);
       setup.generated_split_cluster = request.at("generated").value("split_cluster", setup.generated_split_cluster);
       setup.generated_split_tail = request.at("generated").value("split_tail", setup.generated_split_tail);
+      setup.generated_evict_first = request.at("generated").value("evict_first", setup.generated_evict_first);
       setup.generated_clusters = request.at("generated").value("clusters", setup.generated_clusters);
       setup.generated_swap_ab = request.at("generated").value("swap_ab", setup.generated_swap_ab);
     }
@@ -776,6 +778,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   options.pingpong = setup.generated_pingpong;
   options.split_cluster = setup.generated_split_cluster;
   options.split_tail = setup.generated_split_tail;
+  options.evict_first = setup.generated_evict_first;
   options.clusters = setup.generated_clusters;
   options.swap_ab = setup.generated_swap_ab;
   generated::SpaceSummary summary;

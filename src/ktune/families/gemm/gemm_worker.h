@@ -45,6 +45,8 @@ struct GemmSetup {
   bool generated_split_cluster = false;
   // Persistent kernels splitting only their last round join it (--generated-split-tail).
   bool generated_split_tail = false;
+  // Operands read once load with the L2 evict-first policy (--generated-evict-first).
+  bool generated_evict_first = false;
   // CTA pairs sharing A by TMA multicast join it (tune gemm --no-generated-clusters: not).
   bool generated_clusters = true;
   // Swapped kernels (D^T = B^T A^T) join it for M <= 64 (tune gemm --no-generated-swap-ab: not).

@@ -649,6 +649,41 @@ TEST(GeneratedGpu, SwappedKernelsStoreDTransposed) {
   verify_knobs(make(16, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 16x3000x2048");
 }
 
+// Loads with the L2 evict-first policy (l2_evict_first): a hint only, so every kernel must still
+// match the reference: both paths, unicast and multicast (a cluster pair sharing B), swapped
+// (the problem's B is the kernel's A), split-K, narrow mma.sync copies on rows off 16 bytes.
+TEST(GeneratedGpu, EvictFirstLoadsKeepTheResults) {
+  REQUIRE_GPU();
+  GeneratedKnobs sync;  // mma.sync 32x32, 256-deep K tiles (l7b_o_decode_m16's kind)
+  sync.tile_m = sync.tile_n = 32;
+  sync.tile_k = 256;
+  sync.subgroup_m = sync.subgroup_n = 2;
+  sync.stages = 4;
+  for (const char* which : {"a", "b", "ab"}) {
+    GeneratedKnobs k = sync;
+    k.evict_first_a = std::string(which).find('a') != std::string::npos;
+    k.evict_first_b = std::string(which).find('b') != std::string::npos;
+    verify_knobs(make(16, 1000, 4096, gemm::Precision::BF16, "nt"), k, std::string("mma.sync 16x1000x4096 nt ") + which);
+    verify_knobs(make(16, 1002, 1026, gemm::Precision::F16, "nn"), k, std::string("mma.sync, 4-byte copies ") + which);
+  }
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  GeneratedKnobs decode = wgmma(64, 128, 1, 1, 8, true);
+  decode.evict_first_b = true;
+  verify_knobs(make(128, 2048, 8192, gemm::Precision::BF16, "nt"), decode, "128x2048x8192 nt, 64x128, B evict-first");
+  GeneratedKnobs pair = wgmma(128, 128, 2, 1, 4, true);
+  pair.cluster_m = 2;
+  pair.evict_first_a = pair.evict_first_b = true;
+  verify_knobs(make(1000, 1000, 1000, gemm::Precision::BF16, "nn"), pair, "1000^3 nn, cluster_m 2, both evict-first");
+  GeneratedKnobs swapped = wgmma(64, 16, 1, 1, 16, false);
+  swapped.swap_ab = true;
+  swapped.evict_first_b = true;
+  verify_knobs(make(16, 4096, 4096, gemm::Precision::BF16, "nt"), swapped, "16x4096x4096 nt swapped, weights evict-first");
+  GeneratedKnobs split = swapped;
+  split.stages = 8;
+  split.split_k = 4;
+  verify_knobs(make(16, 1000, 8192, gemm::Precision::BF16, "nt"), split, "16x1000x8192 nt swapped, split-K 4");
+}
+
 // Tile widths in steps of 16 with one warpgroup across (144, 176, 208, 240, 80: stmatrix and
 // row copies, no TMA store; 192x176 as three warpgroups), and swapped kernels with M along
 // tiles of 128-208 columns, stored transposed (a configuration may ask for them; the space

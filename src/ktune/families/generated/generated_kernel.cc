@@ -209,10 +209,26 @@ std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& user_t
       << "#define KT_HAS_BIAS " << (traits.bias ? 1 : 0) << "\n"
       << "#define KT_ACTIVATION " << traits.activation << "\n"
       << "#define KT_SPLIT_K " << (knobs.split_k > 1 ? 1 : 0) << "\n";
+  // The kernel's A is the problem's B where the kernel is swapped.
+  const bool kernel_a_evicts = knobs.swap_ab ? knobs.evict_first_b : knobs.evict_first_a;
+  const bool kernel_b_evicts = knobs.swap_ab ? knobs.evict_first_a : knobs.evict_first_b;
+  if (kernel_a_evicts) out << "#define KT_A_EVICT_FIRST 1\n";
+  if (kernel_b_evicts) out << "#define KT_B_EVICT_FIRST 1\n";
   out << (knobs.path == KernelPath::Wgmma ? sm90_defines(knobs, traits.in_type) : sm80_defines(knobs, traits));
   out << "\n" << gemm_params_source() << "\n" << gemm_common_source() << "\n";
   out << (knobs.path == KernelPath::Wgmma ? gemm_sm90_source() : gemm_sm80_source()) << "\n";
   return out.str();
+}
+
+void stream_read_once_operands(GeneratedKnobs& knobs, const ProblemTraits& user_traits) {
+  const ProblemTraits t = kernel_traits(knobs, user_traits);
+  // Every CTA of a tile column reads the same B tile and of a tile row the same A tile: an
+  // operand is read once where the other dimension is a single tile (a cluster, which shares a
+  // tile by multicast, counts as one).
+  const bool kernel_a_once = ceil_div(t.n, static_cast<std::int64_t>(knobs.tile_n) * std::max(1, knobs.cluster_n)) == 1;
+  const bool kernel_b_once = ceil_div(t.m, static_cast<std::int64_t>(knobs.tile_m) * std::max(1, knobs.cluster_m)) == 1;
+  knobs.evict_first_a = knobs.swap_ab ? kernel_b_once : kernel_a_once;
+  knobs.evict_first_b = knobs.swap_ab ? kernel_a_once : kernel_b_once;
 }
 
 std::string kernel_symbol(KernelPath path) { return path == KernelPath::Wgmma ? "ktune_gemm_sm90" : "ktune_gemm_sm80"; }

@@ -54,6 +54,10 @@ std::string intrinsic_name(const GeneratedKnobs& knobs, const ProblemTraits& tra
 // The complete translation unit NVRTC compiles: KT_* defines for the problem and the knobs,
 // then gemm_params.h, gemm_common.cuh and the path's kernel file.
 std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& traits);
+
+// Sets evict_first_a / evict_first_b on the problem's operands that the kernel reads once (the
+// other dimension fits in one tile: the weights of a decode GEMM) and clears them elsewhere.
+void stream_read_once_operands(GeneratedKnobs& knobs, const ProblemTraits& traits);
 std::string kernel_symbol(KernelPath path);  // the extern "C" kernel name
 // The NVRTC target: "sm_90a" for wgmma, "sm_<cc>" for mma.sync.
 std::string compile_arch(KernelPath path, const DeviceTraits& device);

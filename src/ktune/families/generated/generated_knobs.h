@@ -77,6 +77,11 @@ struct GeneratedKnobs {
   // for strict f32 (at most kF32ChainK elements per chain): the tensor cores' accumulation
   // error grows with the chain's length.
   int promote = 0;
+  // The problem's A / B (before any swap) loaded with an L2 evict-first policy (gemm_common.cuh's
+  // KT_A_EVICT_FIRST / KT_B_EVICT_FIRST): for an operand every element of which one CTA reads
+  // once, so that it streams through L2 without evicting older lines. Config "l2_evict_first":
+  // "a", "b" or "ab".
+  bool evict_first_a = false, evict_first_b = false;
   int min_blocks_per_sm = 1;   // 0: no occupancy hint
   bool operator==(const GeneratedKnobs&) const = default;
 };

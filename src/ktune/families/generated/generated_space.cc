@@ -204,6 +204,8 @@ Config to_config(const GeneratedKnobs& k, const ProblemTraits& traits) {
   if (k.split_cluster) c["split_cluster"] = Value::boolean(true);
   if (k.split_tail) c["split_tail"] = Value::boolean(true);
   if (k.promote > 0) c["promote"] = Value::integer(k.promote);
+  if (k.evict_first_a || k.evict_first_b)
+    c["l2_evict_first"] = Value::string(std::string(k.evict_first_a ? "a" : "") + (k.evict_first_b ? "b" : ""));
   return c;
 }
 
@@ -262,6 +264,13 @@ GeneratedKnobs knobs_from_config(const Config& config) {
     k.split_tail = v.as_bool();
   }
   if (config.count("promote")) k.promote = static_cast<int>(config_int(config, "promote", 0, 1 << 16));
+  if (config.count("l2_evict_first")) {
+    const std::string v = config_string(config, "l2_evict_first");
+    if (v != "a" && v != "b" && v != "ab")
+      throw std::invalid_argument("generated gemm config 'l2_evict_first' must be \"a\", \"b\" or \"ab\", not '" + v + "'");
+    k.evict_first_a = v.find('a') != std::string::npos;
+    k.evict_first_b = v.find('b') != std::string::npos;
+  }
   return k;
 }
 
@@ -483,6 +492,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   auto consider = [&](GeneratedKnobs k) {
     // Strict f32 promotes its tensor-core sums every kF32ChainK elements (accuracy, not speed).
     if (traits.f32_split) k.promote = std::max(1, kF32ChainK / k.tile_k);
+    if (options.evict_first) stream_read_once_operands(k, traits);
     ++local.considered;
     if (auto reason = rejects(k, traits, device)) {
       // Keep a few distinct reasons (by their first words) as a record of what the rules cut.

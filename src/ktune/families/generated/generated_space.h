@@ -68,6 +68,9 @@ struct SpaceOptions {
   // Off by default: on nine suite shapes (H200, session 29) none beat the best whole-tile kernel;
   // the slices' fixup cost 12-23 us on 128x256 tiles.
   bool split_tail = false;
+  // Kernels load an operand that one CTA reads once with the L2 evict-first policy
+  // (stream_read_once_operands). Off by default: not yet measured on a GPU.
+  bool evict_first = false;
   // Include wgmma kernels in thread-block clusters that multicast A and B (cluster_n x
   // cluster_m, 2-8 CTAs). On the H100 (session 15) CTA pairs ran 1.10-1.36x faster than the same
   // kernel alone on 3000^3 (rows off 32-byte sectors) and 0.95-1.04x on 4096x16384x256.

@@ -82,6 +82,24 @@ TEST(GeneratedConfig, RoundTripsThroughTheDatabaseConfig) {
   bad = config;
   bad["family"] = Value::string("cublaslt");
   EXPECT_THROW(knobs_from_config(bad), std::invalid_argument);
+
+  // l2_evict_first names the problem's operands whose loads stream evict-first; absent when none.
+  EXPECT_EQ(config.count("l2_evict_first"), 0u);
+  for (const auto& [a, b, name] : {std::tuple{true, false, "a"}, {false, true, "b"}, {true, true, "ab"}}) {
+    GeneratedKnobs streamed = k;
+    streamed.evict_first_a = a;
+    streamed.evict_first_b = b;
+    EXPECT_EQ(to_config(streamed, traits).at("l2_evict_first").as_string(), name);
+    EXPECT_EQ(knobs_from_config(to_config(streamed, traits)), streamed);
+  }
+  for (const char* wrong : {"", "c", "ba", "A"}) {
+    bad = config;
+    bad["l2_evict_first"] = Value::string(wrong);
+    EXPECT_THROW(knobs_from_config(bad), std::invalid_argument) << wrong;
+  }
+  bad = config;
+  bad["l2_evict_first"] = Value::boolean(true);
+  EXPECT_THROW(knobs_from_config(bad), std::invalid_argument);
 }
 
 TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
@@ -118,6 +136,54 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
   fp8_bias.out = gemm::Storage::F32;
   fp8_bias.bias = true;  // cuBLASLt's bf16 bias beside an f32 output: not what the kernels read
   EXPECT_TRUE(unsupported_reason(fp8_bias).has_value());
+}
+
+// --generated-evict-first: an operand that one CTA reads once (the other dimension is one tile,
+// or one cluster of tiles) streams evict-first; the problem's operands are named, through any
+// swap; off by default, and then no kernel carries the policy.
+TEST(GeneratedSpace, ReadOnceOperandsStreamEvictFirst) {
+  const ProblemTraits decode = problem_traits(make_problem(16, 8192, 4096, gemm::Precision::BF16, "nt"));
+  GeneratedKnobs k = testing_support::wgmma_knobs(64, 128, 64, 1, 1, 8);
+  stream_read_once_operands(k, decode);
+  EXPECT_TRUE(k.evict_first_b);   // the weights: 16 rows fit one 64-row tile
+  EXPECT_FALSE(k.evict_first_a);  // the activations: read by all 64 column tiles
+  GeneratedKnobs swapped = testing_support::wgmma_knobs(64, 16, 64, 1, 1, 16);
+  swapped.swap_ab = true;
+  stream_read_once_operands(swapped, decode);
+  EXPECT_TRUE(swapped.evict_first_b);  // still the problem's B, now the kernel's A
+  EXPECT_FALSE(swapped.evict_first_a);
+  EXPECT_NE(emit_source(swapped, decode).find("#define KT_A_EVICT_FIRST 1"), std::string::npos);
+  const ProblemTraits tall = problem_traits(make_problem(32768, 64, 4096, gemm::Precision::BF16, "nn"));
+  GeneratedKnobs t = testing_support::wgmma_knobs(256, 64, 64, 2, 1, 4);
+  stream_read_once_operands(t, tall);
+  EXPECT_TRUE(t.evict_first_a);
+  EXPECT_FALSE(t.evict_first_b);
+  const ProblemTraits square = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::BF16, "nt"));
+  GeneratedKnobs big = testing_support::wgmma_knobs(128, 256, 64, 2, 1, 4);
+  big.evict_first_a = big.evict_first_b = true;
+  stream_read_once_operands(big, square);  // both operands are read many times: cleared
+  EXPECT_FALSE(big.evict_first_a || big.evict_first_b);
+  const ProblemTraits m256 = problem_traits(make_problem(256, 8192, 4096, gemm::Precision::BF16, "nt"));
+  GeneratedKnobs pair = testing_support::wgmma_knobs(128, 128, 64, 2, 1, 4);
+  stream_read_once_operands(pair, m256);
+  EXPECT_FALSE(pair.evict_first_b);  // two row tiles read each B tile
+  pair.cluster_m = 2;
+  stream_read_once_operands(pair, m256);
+  EXPECT_TRUE(pair.evict_first_b);  // ... unless one cluster multicasts it to both
+
+  SpaceOptions options;
+  options.max_candidates = 20;
+  for (const RankedKnobs& r : select_candidates(decode, h100(), options))
+    EXPECT_FALSE(r.knobs.evict_first_a || r.knobs.evict_first_b);
+  options.evict_first = true;
+  int streamed = 0;
+  for (const RankedKnobs& r : select_candidates(decode, h100(), options)) {
+    GeneratedKnobs expected = r.knobs;
+    stream_read_once_operands(expected, decode);
+    EXPECT_EQ(r.knobs, expected);
+    streamed += r.knobs.evict_first_b ? 1 : 0;
+  }
+  EXPECT_GT(streamed, 10);  // most decode kernels cover the 16 rows in one tile
 }
 
 // swap_ab: the kernel computes D^T = B^T A^T. Its traits swap M and N and A's and B's contiguity

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ktune/device/cuda/nvrtc.h"
+#include "ktune/families/generated/generated_kernel.h"
 
 namespace ktune::generated {
 namespace {
@@ -280,6 +281,33 @@ TEST(Sm80PathNvrtc, CompilesEveryLayoutAndVectorWidthForSm80AndSm90a) {
       EXPECT_LE(usage->registers, 255) << describe(c);
     }
     EXPECT_LE(usage->shared_bytes, kSm80StaticSharedBytes) << describe(c);
+  }
+}
+
+// The L2 evict-first policy on mma.sync's copies (l2_evict_first): 16-byte cp.async.cg and the
+// narrower cp.async.ca (rows off 16 bytes) both take it, and the code changes with it.
+TEST(Sm80PathNvrtc, EvictFirstCopiesCompileAtEveryCopyWidth) {
+  auto compiler = cuda::NvrtcCompiler::load();
+  if (!compiler) GTEST_SKIP() << "NVRTC not available: " << compiler.error;
+  for (int vector : {16, 4}) {
+    const ProblemTraits t = problem(32, 4096, 4096, true, true, vector);
+    GeneratedKnobs k = knobs(32, 32, 256, 2, 2, 4);  // l7b_o_decode_m16's kind
+    ASSERT_EQ(why(k, t), "");
+    std::string cubins[2];
+    for (int hinted = 0; hinted < 2; ++hinted) {
+      k.evict_first_a = false;
+      k.evict_first_b = hinted == 1;
+      cuda::NvrtcRequest request;
+      request.source = emit_source(k, t);
+      EXPECT_EQ(request.source.find("#define KT_B_EVICT_FIRST 1") != std::string::npos, hinted == 1);
+      request.program_name = "ktune_gemm_sm80.cu";
+      request.arch = "sm_80";
+      request.options = {"-std=c++17"};
+      const cuda::NvrtcResult result = compiler->compile(request);
+      ASSERT_TRUE(result.ok) << "vector " << vector << ": " << result.error << "\n" << result.log;
+      cubins[hinted] = result.cubin;
+    }
+    EXPECT_NE(cubins[0], cubins[1]) << "vector " << vector << ": the policy changed nothing";
   }
 }
 

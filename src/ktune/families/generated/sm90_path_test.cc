@@ -990,6 +990,53 @@ TEST_F(Sm90Nvrtc, TheKernelLaysOutTheSharedMemoryTheLaunchReserves) {
   }
 }
 
+// An operand streamed with the L2 evict-first policy (l2_evict_first): the emitter names the
+// kernel's operand (the problem's B is the kernel's A in a swapped kernel), and the policy's
+// loads compile, unicast and multicast, into different code than the plain ones.
+TEST_F(Sm90Nvrtc, EvictFirstLoadsCompileUnicastMulticastAndSwapped) {
+  struct Case {
+    GeneratedKnobs knobs;
+    ProblemTraits traits;
+    const char* kernel_macro;
+  };
+  std::vector<Case> cases;
+  GeneratedKnobs decode = knobs(64, 128, 64, 1, 1, 8, true);  // l70b_down_decode_m128's kind
+  decode.evict_first_b = true;
+  cases.push_back({decode, problem(128, 8192, 28672, "nt"), "#define KT_B_EVICT_FIRST 1"});
+  GeneratedKnobs pair = knobs(128, 128, 64, 2, 1, 4, true);
+  pair.cluster_m = 2;  // B multicast along the pair
+  pair.evict_first_a = pair.evict_first_b = true;
+  cases.push_back({pair, problem(4096, 4096, 4096, "nn"), "#define KT_A_EVICT_FIRST 1"});
+  GeneratedKnobs swapped = knobs(64, 16, 64, 1, 1, 16);
+  swapped.swap_ab = true;
+  swapped.evict_first_b = true;  // the weights: the swapped kernel's A
+  cases.push_back({swapped, problem(16, 4096, 4096, "nt"), "#define KT_A_EVICT_FIRST 1"});
+  for (const Case& c : cases) {
+    ASSERT_EQ(sm90_rejects(c.knobs, c.traits).value_or(""), "");
+    const std::string hinted = emit_source(c.knobs, c.traits);
+    EXPECT_NE(hinted.find(c.kernel_macro), std::string::npos) << c.kernel_macro;
+    GeneratedKnobs plain = c.knobs;
+    plain.evict_first_a = plain.evict_first_b = false;
+    const std::string unhinted = emit_source(plain, c.traits);
+    EXPECT_EQ(unhinted.find("_EVICT_FIRST 1"), std::string::npos);
+    cuda::NvrtcResult results[2];
+    for (int i = 0; i < 2; ++i) {
+      cuda::NvrtcRequest request;
+      request.source = i == 0 ? hinted : unhinted;
+      request.program_name = "ktune_gemm_sm90.cu";
+      request.arch = "sm_90a";
+      request.options = {"-std=c++17"};
+      results[i] = compiler_->compile(request);
+      ASSERT_TRUE(results[i].ok) << results[i].error << "\n" << results[i].log;
+    }
+    EXPECT_NE(results[0].cubin, results[1].cubin) << "the policy changed nothing";
+  }
+  GeneratedKnobs mixed = swapped;
+  mixed.evict_first_a = true;
+  mixed.evict_first_b = false;  // the activations: the swapped kernel's B
+  EXPECT_NE(emit_source(mixed, problem(16, 4096, 4096, "nt")).find("#define KT_B_EVICT_FIRST 1"), std::string::npos);
+}
+
 TEST_F(Sm90Nvrtc, AnUnsupportedWarpgroupWidthFailsToCompileWithItsReason) {
   // tile_n / subgroup_n = 40 is not a wgmma width the kernel instantiates.
   GeneratedKnobs k = knobs(128, 40, 64, 1, 1, 4);

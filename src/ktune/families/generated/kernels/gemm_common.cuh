@@ -12,6 +12,8 @@
 //   KT_ACTIVATION       0 none, 1 relu, 2 gelu (tanh form)
 //   KT_SPLIT_K          1 when the launch may use split_k > 1
 //   KT_SWAP_AB          1 when the kernel computes D^T = B^T A^T (see below); default 0
+//   KT_A_EVICT_FIRST, KT_B_EVICT_FIRST  1 when the kernel's A / B loads carry an L2
+//                       evict-first policy (see below); default 0
 //   plus the knobs of the kernel's own path (KT_TILE_M, KT_TILE_N, KT_TILE_K, ...).
 #ifndef KTUNE_GEMM_COMMON_CUH
 #define KTUNE_GEMM_COMMON_CUH
@@ -28,6 +30,25 @@ typedef unsigned long long kt_u64;
 #ifndef KT_SWAP_AB
 #define KT_SWAP_AB 0
 #endif
+
+// KT_A_EVICT_FIRST / KT_B_EVICT_FIRST (the kernel's operands, after any swap): the operand's
+// global loads carry an L2 evict-first policy, so that an operand read once (the weights of a
+// decode GEMM: the other operand fits in one row of tiles) recycles its own lines in L2 instead
+// of evicting what was there before it (dirty lines among them, whose write-back the kernel
+// would otherwise pay for while it streams). A performance hint only: the results are the same.
+#ifndef KT_A_EVICT_FIRST
+#define KT_A_EVICT_FIRST 0
+#endif
+#ifndef KT_B_EVICT_FIRST
+#define KT_B_EVICT_FIRST 0
+#endif
+// The L2 cache policy of those loads (createpolicy, sm_80+: a 64-bit policy for .L2::cache_hint
+// operands). Not volatile: the compiler may compute it once.
+__device__ __forceinline__ kt_u64 kt_evict_first_policy() {
+  kt_u64 policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
 
 #if KT_OUT_TYPE == 2
 #define KT_OUT_BYTES 4

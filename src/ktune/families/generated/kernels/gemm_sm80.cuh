@@ -86,8 +86,9 @@ __device__ __forceinline__ kt_u32 kt80_shared_address(const void* pointer) {
 // sit kRowStep rows apart in the same column, so one pointer, one row stride and two "elements
 // left" counts describe them all (the 64-bit address state stays at a few registers).
 // K_IN_COLUMNS: the K tile advances along the columns (K-contiguous operand), else along rows.
-// Elements at or beyond (row_end, col_end) read as zero.
-template <int ROWS, int COLS, bool K_IN_COLUMNS>
+// Elements at or beyond (row_end, col_end) read as zero. EVICT_FIRST: the copies carry the L2
+// evict-first policy (KT_A_EVICT_FIRST / KT_B_EVICT_FIRST, gemm_common.cuh).
+template <int ROWS, int COLS, bool K_IN_COLUMNS, bool EVICT_FIRST = false>
 struct Kt80Panel {
   static constexpr int kChunks = COLS / 8;  // per row
   static constexpr int kTotal = ROWS * kChunks;
@@ -131,15 +132,25 @@ struct Kt80Panel {
                                                     int cols_inside) {
 #if KT_VECTOR_BYTES == 16
     const int bytes = row_inside ? inside_bytes<16>(cols_inside) : 0;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+    if constexpr (EVICT_FIRST)
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;" ::"r"(dst), "l"(src), "r"(bytes),
+                   "l"(kt_evict_first_policy())
+                   : "memory");
+    else
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
 #elif KT_VECTOR_BYTES >= 4
     constexpr int kElements = KT_VECTOR_BYTES / 2;
 #pragma unroll
     for (int j = 0; j < 16 / KT_VECTOR_BYTES; ++j) {
       const int bytes = row_inside ? inside_bytes<KT_VECTOR_BYTES>(cols_inside - j * kElements) : 0;
-      asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst + j * KT_VECTOR_BYTES),
-                   "l"(src + j * kElements), "n"(KT_VECTOR_BYTES), "r"(bytes)
-                   : "memory");
+      if constexpr (EVICT_FIRST)
+        asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], %2, %3, %4;" ::"r"(dst + j * KT_VECTOR_BYTES),
+                     "l"(src + j * kElements), "n"(KT_VECTOR_BYTES), "r"(bytes), "l"(kt_evict_first_policy())
+                     : "memory");
+      else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst + j * KT_VECTOR_BYTES),
+                     "l"(src + j * kElements), "n"(KT_VECTOR_BYTES), "r"(bytes)
+                     : "memory");
     }
 #else
     // 2-byte alignment: cp.async has no 2-byte form, so these loads are synchronous.
@@ -340,14 +351,14 @@ static __device__ __forceinline__ void kt80_gemm(const KtuneGemmParams& p) {
   const kt_u32 smem_b = smem_a + KT_STAGES * KT80_A_STAGE_BYTES;
 
 #if KT_A_K_CONTIGUOUS
-  const Kt80Panel<KT_TILE_M, KT_TILE_K, true> panel_a(a, p.lda, m0, k_begin, p.m, k_end);
+  const Kt80Panel<KT_TILE_M, KT_TILE_K, true, (KT_A_EVICT_FIRST != 0)> panel_a(a, p.lda, m0, k_begin, p.m, k_end);
 #else
-  const Kt80Panel<KT_TILE_K, KT_TILE_M, false> panel_a(a, p.lda, k_begin, m0, k_end, p.m);
+  const Kt80Panel<KT_TILE_K, KT_TILE_M, false, (KT_A_EVICT_FIRST != 0)> panel_a(a, p.lda, k_begin, m0, k_end, p.m);
 #endif
 #if KT_B_K_CONTIGUOUS
-  const Kt80Panel<KT_TILE_N, KT_TILE_K, true> panel_b(b, p.ldb, n0, k_begin, p.n, k_end);
+  const Kt80Panel<KT_TILE_N, KT_TILE_K, true, (KT_B_EVICT_FIRST != 0)> panel_b(b, p.ldb, n0, k_begin, p.n, k_end);
 #else
-  const Kt80Panel<KT_TILE_K, KT_TILE_N, false> panel_b(b, p.ldb, k_begin, n0, k_end, p.n);
+  const Kt80Panel<KT_TILE_K, KT_TILE_N, false, (KT_B_EVICT_FIRST != 0)> panel_b(b, p.ldb, k_begin, n0, k_end, p.n);
 #endif
   auto load_tile = [&](int stage, int k_tile) {
     panel_a.load(smem_a + static_cast<kt_u32>(stage * KT80_A_STAGE_BYTES), k_tile);

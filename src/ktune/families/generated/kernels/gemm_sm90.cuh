@@ -319,6 +319,37 @@ __device__ __forceinline__ void kt_tma_load_3d_multicast(kt_u32 dst, const void*
       "l"(reinterpret_cast<kt_u64>(tensor_map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(mask)
       : "memory");
 }
+// The same two copies with an L2 cache policy (kt_evict_first_policy) on the global reads.
+__device__ __forceinline__ void kt_tma_load_3d_hint(kt_u32 dst, const void* tensor_map, kt_u32 bar, int c0, int c1, int c2,
+                                                    kt_u64 policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, "
+      "%4, %5}], [%2], %6;" ::"r"(dst),
+      "l"(reinterpret_cast<kt_u64>(tensor_map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
+      : "memory");
+}
+__device__ __forceinline__ void kt_tma_load_3d_multicast_hint(kt_u32 dst, const void* tensor_map, kt_u32 bar, int c0,
+                                                              int c1, int c2, unsigned short mask, kt_u64 policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint "
+      "[%0], [%1, {%3, %4, %5}], [%2], %6, %7;" ::"r"(dst),
+      "l"(reinterpret_cast<kt_u64>(tensor_map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(mask), "l"(policy)
+      : "memory");
+}
+// One copy of kt_load_tile's: multicast to `mask` when the tile is shared, the evict-first
+// policy when EVICT_FIRST.
+template <int PARTS, bool EVICT_FIRST>
+__device__ __forceinline__ void kt_tma_copy(kt_u32 dst, const void* map, kt_u32 bar, int c0, int c1, int c2,
+                                            unsigned short mask) {
+  if constexpr (PARTS > 1 && EVICT_FIRST)
+    kt_tma_load_3d_multicast_hint(dst, map, bar, c0, c1, c2, mask, kt_evict_first_policy());
+  else if constexpr (PARTS > 1)
+    kt_tma_load_3d_multicast(dst, map, bar, c0, c1, c2, mask);
+  else if constexpr (EVICT_FIRST)
+    kt_tma_load_3d_hint(dst, map, bar, c0, c1, c2, kt_evict_first_policy());
+  else
+    kt_tma_load_3d(dst, map, bar, c0, c1, c2);
+}
 __device__ __forceinline__ int kt_cluster_rank() {
 #if KT_CLUSTER > 1
   kt_u32 r;
@@ -459,28 +490,21 @@ __device__ __forceinline__ void kt90_a_fragment_offsets(int warp, int lane, kt_u
 // descriptors read). Shared in a cluster by PARTS CTAs, this one loads share `part` (a box of
 // ROWS / PARTS rows per K chunk, whole 8-row swizzle periods; or its part of the 64-row chunks)
 // and multicasts it to the CTAs in `mask`.
-template <int ROWS, int PARTS, bool K_CONTIGUOUS>
+template <int ROWS, int PARTS, bool K_CONTIGUOUS, bool EVICT_FIRST>
 __device__ __forceinline__ void kt_load_tile(kt_u32 dst, const void* map, kt_u32 bar, int k0, int mn0, int batch, int part,
                                              kt_u16 mask) {
   if constexpr (K_CONTIGUOUS) {
     constexpr int share = ROWS / PARTS;
 #pragma unroll
-    for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c) {
-      const kt_u32 to = dst + c * (ROWS * 128) + part * share * 128;
-      if constexpr (PARTS > 1)
-        kt_tma_load_3d_multicast(to, map, bar, k0 + KT_K_CHUNK * c, mn0 + part * share, batch, mask);
-      else
-        kt_tma_load_3d(to, map, bar, k0 + KT_K_CHUNK * c, mn0, batch);
-    }
+    for (int c = 0; c < KT_TILE_K / KT_K_CHUNK; ++c)
+      kt_tma_copy<PARTS, EVICT_FIRST>(dst + c * (ROWS * 128) + part * share * 128, map, bar, k0 + KT_K_CHUNK * c,
+                                      mn0 + part * share, batch, mask);
   } else {
     constexpr int chunks = ROWS / KT_MN_CHUNK / PARTS;
 #pragma unroll
     for (int h = 0; h < chunks; ++h) {
       const int c = part * chunks + h;
-      if constexpr (PARTS > 1)
-        kt_tma_load_3d_multicast(dst + c * (KT_TILE_K * 128), map, bar, mn0 + KT_MN_CHUNK * c, k0, batch, mask);
-      else
-        kt_tma_load_3d(dst + c * (KT_TILE_K * 128), map, bar, mn0 + KT_MN_CHUNK * c, k0, batch);
+      kt_tma_copy<PARTS, EVICT_FIRST>(dst + c * (KT_TILE_K * 128), map, bar, mn0 + KT_MN_CHUNK * c, k0, batch, mask);
     }
   }
 }
@@ -489,9 +513,10 @@ __device__ __forceinline__ void kt_load_a_tile(kt_u32 dst, const void* map_a, kt
 #if KT_CLUSTER_N > 1
   const int rank = kt_cluster_rank(), rn = rank % KT_CLUSTER_N;
   const kt_u16 row_mask = static_cast<kt_u16>(((1u << KT_CLUSTER_N) - 1u) << (rank - rn));
-  kt_load_tile<KT_TILE_M, KT_CLUSTER_N, (KT_A_K_CONTIGUOUS != 0)>(dst, map_a, bar, k0, m0, batch, rn, row_mask);
+  kt_load_tile<KT_TILE_M, KT_CLUSTER_N, (KT_A_K_CONTIGUOUS != 0), (KT_A_EVICT_FIRST != 0)>(dst, map_a, bar, k0, m0, batch,
+                                                                                          rn, row_mask);
 #else
-  kt_load_tile<KT_TILE_M, 1, (KT_A_K_CONTIGUOUS != 0)>(dst, map_a, bar, k0, m0, batch, 0, 0);
+  kt_load_tile<KT_TILE_M, 1, (KT_A_K_CONTIGUOUS != 0), (KT_A_EVICT_FIRST != 0)>(dst, map_a, bar, k0, m0, batch, 0, 0);
 #endif
 }
 // B's tile: shared along the cluster column (the KT_CLUSTER_M CTAs of one tile column).
@@ -501,9 +526,10 @@ __device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt
   kt_u16 column_mask = 0;
 #pragma unroll
   for (int i = 0; i < KT_CLUSTER_M; ++i) column_mask |= static_cast<kt_u16>(1u << (i * KT_CLUSTER_N + rn));
-  kt_load_tile<KT_TILE_N, KT_CLUSTER_M, (KT_B_K_CONTIGUOUS != 0)>(dst, map_b, bar, k0, n0, batch, rm, column_mask);
+  kt_load_tile<KT_TILE_N, KT_CLUSTER_M, (KT_B_K_CONTIGUOUS != 0), (KT_B_EVICT_FIRST != 0)>(dst, map_b, bar, k0, n0, batch,
+                                                                                          rm, column_mask);
 #else
-  kt_load_tile<KT_TILE_N, 1, (KT_B_K_CONTIGUOUS != 0)>(dst, map_b, bar, k0, n0, batch, 0, 0);
+  kt_load_tile<KT_TILE_N, 1, (KT_B_K_CONTIGUOUS != 0), (KT_B_EVICT_FIRST != 0)>(dst, map_b, bar, k0, n0, batch, 0, 0);
 #endif
 }
 
