@@ -456,6 +456,33 @@ double tie_key(const RankedKnobs& r) { return std::max(r.estimate.seconds, r.est
 // Consumer warpgroups stacked along the kernel's M only (subgroup_n 1), as its column steps of
 // 16 need; no split (long K stays whole here) and no cluster (pairs ran 3% slower; larger ones
 // cannot split 112 rows into whole swizzle periods).
+// Swapped kernels for skinny M (M <= 64, decode): the problem's N runs along 64- or 128-row wgmma
+// tiles and its M along 16-64 columns, no wider than M needs, split-K at every `splits` count
+// (and summed inside a cluster where `split_cluster`). Deep rings: these are bandwidth-bound,
+// and a narrow tile keeps few bytes in flight per stage.
+template <typename Consider>
+void consider_decode_swaps(const ProblemTraits& traits, const std::vector<int>& splits, bool split_cluster,
+                           Consider&& consider) {
+  if (traits.m > 64) return;
+  for (int tm : {64, 128})
+    for (int tn : {16, 32, 64})
+      for (int sm : {1, 2})
+        for (int stages : {4, 6, 8, 12, 16})
+          for (bool persistent : {false, true})
+            for (int split : splits) {
+              if (tn > 16 && tn / 2 >= traits.m) continue;
+              if (sm == 2 && tm != 128) continue;
+              GeneratedKnobs k = wgmma_knobs(tm, tn, sm, 1, stages, persistent, traits.in_type);
+              k.split_k = split;
+              k.swap_ab = true;
+              consider(k);
+              if (split_cluster && (split == 2 || split == 4 || split == 8) && !persistent) {
+                k.split_cluster = true;
+                consider(k);
+              }
+            }
+}
+
 template <typename Consider>
 void consider_mid_m_swaps(const ProblemTraits& traits, Consider&& consider) {
   if (traits.m <= 64 || traits.m > 1024) return;
@@ -603,28 +630,10 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                         consider_split_tail(k);
                       }
                   }
-    // Swapped kernels (D^T = B^T A^T) for skinny M: the problem's N runs along 64-row wgmma
-    // tiles and its M along 16-64 columns, no wider than M needs. Deep rings: these are
-    // bandwidth-bound, and a narrow tile keeps few bytes in flight per stage.
-    if (options.swap_ab && traits.m <= 64)
-      for (int tm : {64, 128})
-        for (int tn : {16, 32, 64})
-          for (int sm : {1, 2})
-            for (int stages : {4, 6, 8, 12, 16})
-              for (bool persistent : {false, true})
-                for (int split : splits) {
-                  if (tn > 16 && tn / 2 >= traits.m) continue;
-                  if (sm == 2 && tm != 128) continue;
-                  GeneratedKnobs k = wgmma_knobs(tm, tn, sm, 1, stages, persistent, traits.in_type);
-                  k.split_k = split;
-                  k.swap_ab = true;
-                  consider(k);
-                  if (options.split_cluster && (split == 2 || split == 4 || split == 8) && !persistent) {
-                    k.split_cluster = true;
-                    consider(k);
-                  }
-                }
-    if (options.swap_ab) consider_mid_m_swaps(traits, consider);
+    if (options.swap_ab) {
+      consider_decode_swaps(traits, splits, options.split_cluster, consider);
+      consider_mid_m_swaps(traits, consider);
+    }
     // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
     // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
     // whole tile, two taking turns.
