@@ -804,6 +804,9 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     auto step = [&](auto change) {
       GeneratedKnobs k = seed;
       change(k);
+      // A seed that streams its read-once operands evict-first (--generated-evict-first) passes
+      // the policy on, decided again for the neighbour's own tiles.
+      if (seed.evict_first_a || seed.evict_first_b) stream_read_once_operands(k, traits);
       steps.push_back(k);
     };
     step([](GeneratedKnobs& k) { k.tile_k *= 2; });

@@ -184,6 +184,28 @@ TEST(GeneratedSpace, ReadOnceOperandsStreamEvictFirst) {
     streamed += r.knobs.evict_first_b ? 1 : 0;
   }
   EXPECT_GT(streamed, 10);  // most decode kernels cover the 16 rows in one tile
+
+  // Refinement keeps the policy, decided again for each neighbour's tiles: from 128 rows over
+  // M = 128 to 64 rows, the weights are read twice and lose it.
+  const ProblemTraits m128 = problem_traits(make_problem(128, 8192, 8192, gemm::Precision::BF16, "nt"));
+  GeneratedKnobs seed = testing_support::wgmma_knobs(128, 128, 64, 1, 1, 6);
+  stream_read_once_operands(seed, m128);
+  ASSERT_TRUE(seed.evict_first_b);
+  bool halved = false;
+  for (const RankedKnobs& r : neighbours({seed}, {seed}, m128, h100(), 64)) {
+    GeneratedKnobs expected = r.knobs;
+    stream_read_once_operands(expected, m128);
+    EXPECT_EQ(r.knobs, expected);
+    if (r.knobs.tile_m * r.knobs.cluster_m < 128) {
+      halved = true;
+      EXPECT_FALSE(r.knobs.evict_first_b);
+    }
+  }
+  EXPECT_TRUE(halved);
+  GeneratedKnobs plain = seed;
+  plain.evict_first_a = plain.evict_first_b = false;
+  for (const RankedKnobs& r : neighbours({plain}, {plain}, m128, h100(), 64))
+    EXPECT_FALSE(r.knobs.evict_first_a || r.knobs.evict_first_b);  // off stays off
 }
 
 // swap_ab: the kernel computes D^T = B^T A^T. Its traits swap M and N and A's and B's contiguity
