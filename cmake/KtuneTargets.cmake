@@ -32,12 +32,15 @@ function(ktune_module name)
   set_target_properties(ktune_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
-# ktune_test(NAME SOURCES x_test.cc DEPS modules... [LABELS l1 l2])
+# ktune_test(NAME SOURCES x_test.cc DEPS modules... [LABELS l1 l2] [TIMEOUT s] [COST s])
+# COST: about how many seconds the test takes (2-core machine, ASan build). `ctest -j` starts the
+# costliest tests first when it has no timings of its own (a fresh clone, as in CI), so that a
+# long test does not start last and run alone.
 function(ktune_test name)
   if(NOT KTUNE_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;COST" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main ktune_warnings)
   target_compile_definitions(${name} PRIVATE
@@ -49,4 +52,7 @@ function(ktune_test name)
     set(ARG_TIMEOUT 300)
   endif()
   set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}")
+  if(ARG_COST)
+    set_tests_properties(${name} PROPERTIES COST ${ARG_COST})
+  endif()
 endfunction()

@@ -37,8 +37,9 @@ install_venv() {
 }
 
 # python3-dev, python3-venv: the Python package's build (pip install .; scripts/test-python.sh).
+# ccache: scripts/test.sh's Python stage reuses the objects of its first build.
 packages=(build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev
-  libsqlite3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
+  libsqlite3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev ccache
   clang-14 libclang-rt-14-dev llvm-14
   clang-19 lld-19 llvm-19 clang-22 lld-22 llvm-22
   chromium)
