@@ -25,6 +25,7 @@ struct TuneArgs {
   double max_time = 0;
   std::int64_t seed = -1;
   bool no_racing = false;
+  std::string l2_flush;  // empty: the spec's measure block decides (default dirty)
   bool no_resume = false;
   int jobs = 0;
   int device = 0;
@@ -183,6 +184,11 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
   cmd->add_option("--max-time", args->max_time, "Stop after this many seconds");
   cmd->add_option("--seed", args->seed, "Seed for the strategy (same seed, same sequence)");
   cmd->add_flag("--no-racing", args->no_racing, "Measure every candidate fully, even when clearly slower than the best");
+  cmd->add_option("--l2-flush", args->l2_flush,
+                  "What the flush before every sample leaves in L2 (CUDA): dirty (the flush buffer written, as nvbench "
+                  "and do_bench leave it) or clean (then read, so the kernel does not write those lines back); "
+                  "default: the spec's measure.l2_flush, else dirty")
+      ->check(CLI::IsMember({"dirty", "clean"}));
   cmd->add_flag("--no-resume", args->no_resume, "Measure configurations again even if the database has them");
   cmd->add_option("--jobs", args->jobs, "Compiler threads (default: one per core)");
   cmd->add_option("--device", args->device, "Device ordinal within the backend");
@@ -221,6 +227,7 @@ void add_tune_command(CLI::App& app, GlobalOptions& global, Handler& handler) {
       if (args->max_time > 0) o.max_seconds = args->max_time;
       if (args->seed >= 0) o.seed = static_cast<std::uint64_t>(args->seed);
       if (args->no_racing) o.racing = false;
+      if (!args->l2_flush.empty()) o.l2_flush = measure::l2_flush_from_string(args->l2_flush);
       o.resume = !args->no_resume;
       o.compile_jobs = args->jobs;
       o.devices = args->devices.empty() ? std::vector<int>{args->device} : args->devices;

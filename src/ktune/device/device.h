@@ -147,6 +147,10 @@ class LoadedKernel {
   virtual double run_timed(bool cold) = 0;
   // run_timed plus whether the sample can be trusted; backends that can tell override it.
   virtual TimedRun run_timed_sample(bool cold) { return {run_timed(cold), true}; }
+  // What a cold run's flush leaves in the cache (measure::L2Flush): false, the flush buffer
+  // written (dirty lines the kernel writes back as it evicts them); true, then read too (clean
+  // lines only). The CUDA backend does both; the others always write and ignore this.
+  virtual void set_clean_flush(bool clean) { (void)clean; }
   // Copies the device copy of the bound argument with the same name into `arg`.
   virtual void download(HostArgument& arg) = 0;
   // Cache mode "rotate": keeps N copy sets of every bound non-output array (the bound buffers

@@ -188,6 +188,22 @@ TEST(Policy, CacheModeDefaultsToFlushAndRoundTrips) {
   EXPECT_THROW(cache_mode_from_string("Flush"), std::invalid_argument);
 }
 
+TEST(Policy, L2FlushDefaultsToDirtyWhichTheJsonLeavesOut) {
+  // Policies recorded before the key existed must read back equal to today's default.
+  EXPECT_EQ(Policy{}.l2_flush, L2Flush::Dirty);
+  EXPECT_FALSE(policy_to_json(Policy{}).contains("l2_flush"));
+  Policy clean;
+  clean.l2_flush = L2Flush::Clean;
+  EXPECT_EQ(policy_to_json(clean).at("l2_flush"), "clean");
+  EXPECT_EQ(policy_from_json(policy_to_json(clean)), clean);
+  EXPECT_EQ(policy_from_json({{"l2_flush", "dirty"}}).l2_flush, L2Flush::Dirty);
+  EXPECT_EQ(policy_from_json({{"min_samples", 12}}, clean).l2_flush, L2Flush::Clean);  // kept from base
+  EXPECT_NE(clean, Policy{});
+  EXPECT_THROW(policy_from_json({{"l2_flush", "Clean"}}), std::invalid_argument);
+  EXPECT_THROW(policy_from_json({{"l2_flush", true}}), std::invalid_argument);
+  EXPECT_EQ(l2_flush_from_string(to_string(L2Flush::Clean)), L2Flush::Clean);
+}
+
 TEST(StopReason, StringsRoundTrip) {
   for (auto r : {StopReason::Converged, StopReason::NoiseStable, StopReason::MaxSamples, StopReason::Timeout,
                  StopReason::Raced, StopReason::MaxTime})

@@ -51,6 +51,15 @@ CacheMode cache_mode_from_string(std::string_view text) {
                               std::string(text) + "\"");
 }
 
+std::string_view to_string(L2Flush flush) { return flush == L2Flush::Clean ? "clean" : "dirty"; }
+
+L2Flush l2_flush_from_string(std::string_view text) {
+  if (text == "dirty") return L2Flush::Dirty;
+  if (text == "clean") return L2Flush::Clean;
+  throw std::invalid_argument("measure policy: 'l2_flush' must be \"dirty\" or \"clean\", got \"" + std::string(text) +
+                              "\"");
+}
+
 void validate(const Policy& p) {
   auto finite_nonneg = [](double x) { return std::isfinite(x) && x >= 0; };
   require(finite_nonneg(p.warmup_seconds), "warmup_seconds", "must be finite and >= 0");
@@ -89,23 +98,29 @@ Policy policy_from_json(const nlohmann::json& j, Policy base) {
     else if (key == "cache") {
       require(v.is_string(), k, "must be \"flush\", \"rotate\" or \"warm\", got " + v.dump());
       p.cache = cache_mode_from_string(v.get<std::string>());
+    } else if (key == "l2_flush") {
+      require(v.is_string(), k, "must be \"dirty\" or \"clean\", got " + v.dump());
+      p.l2_flush = l2_flush_from_string(v.get<std::string>());
     } else
       throw std::invalid_argument("measure policy: unknown key '" + key +
                                   "' (known: warmup_seconds, min_samples, max_noise, min_seconds, timeout_seconds, "
-                                  "max_samples, max_seconds, racing, racing_margin, racing_min_samples, throttle_fraction, cache)");
+                                  "max_samples, max_seconds, racing, racing_margin, racing_min_samples, throttle_fraction, cache, "
+                                  "l2_flush)");
   }
   validate(p);
   return p;
 }
 
 nlohmann::json policy_to_json(const Policy& p) {
-  return {{"warmup_seconds", p.warmup_seconds},   {"min_samples", p.min_samples},
+  nlohmann::json j = {{"warmup_seconds", p.warmup_seconds},   {"min_samples", p.min_samples},
           {"max_noise", p.max_noise},             {"min_seconds", p.min_seconds},
           {"timeout_seconds", p.timeout_seconds}, {"max_samples", p.max_samples},
           {"max_seconds", p.max_seconds},
           {"racing", p.racing},                   {"racing_margin", p.racing_margin},
           {"racing_min_samples", p.racing_min_samples}, {"throttle_fraction", p.throttle_fraction},
           {"cache", std::string(to_string(p.cache))}};
+  if (p.l2_flush == L2Flush::Clean) j["l2_flush"] = "clean";
+  return j;
 }
 
 bool uses_default_precision(const Policy& policy) {

@@ -18,6 +18,17 @@ std::string_view to_string(CacheMode mode);
 // "flush", "rotate", "warm"; throws std::invalid_argument otherwise.
 CacheMode cache_mode_from_string(std::string_view text);
 
+// What a flush (CacheMode::Flush) leaves in the cache.
+//   Dirty: the buffer is written (nvbench's and triton's do_bench's flush): the cache is full of
+//          modified lines, so the timed kernel also pays for writing them back as it evicts
+//          them (on an H200, 6-7 us of a 30 us decode GEMM).
+//   Clean: the buffer is then read: the cache holds clean lines of it only, and the kernel pays
+//          for its own traffic (Nsight Compute's --cache-control all measures this state).
+enum class L2Flush { Dirty, Clean };
+std::string_view to_string(L2Flush flush);
+// "dirty", "clean"; throws std::invalid_argument otherwise.
+L2Flush l2_flush_from_string(std::string_view text);
+
 struct Policy {
   double warmup_seconds = 0.02;    // run the kernel until this much wall time has passed (at least 1 run)
   int min_samples = 10;
@@ -34,6 +45,9 @@ struct Policy {
   int racing_min_samples = 3;
   double throttle_fraction = 0.75; // GPU backends: discard samples when clock < fraction * default clock
   CacheMode cache = CacheMode::Flush;  // JSON key "cache": "flush" | "rotate" | "warm"
+  // JSON key "l2_flush": "dirty" | "clean" (written only when clean, so that the policies
+  // recorded before it existed read back unchanged).
+  L2Flush l2_flush = L2Flush::Dirty;
 
   bool operator==(const Policy&) const = default;
 };

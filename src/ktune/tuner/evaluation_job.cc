@@ -354,6 +354,7 @@ EvaluationReply Evaluator::evaluate(const EvaluationRequest& request) {
       else kernel->bind_buffers(args);
     }
     reply.cache_mode = std::string(measure::to_string(mode));
+    kernel->set_clean_flush(request.policy.l2_flush == measure::L2Flush::Clean);
     KernelSamples<Watchdog> samples(*kernel, mode == measure::CacheMode::Flush, *watchdog_,
                                     request.run_timeout_seconds);
     {

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <future>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -17,6 +19,7 @@
 #include "ktune/families/cublaslt/cublaslt_matmul.h"
 #include "ktune/families/gemm/refinement_seeds.h"
 #include "ktune/tuner/evaluation_job.h"
+#include "ktune/tuner/recorded_flush.h"
 #include "ktune/tuner/result_stats.h"
 #include "ktune/tuner/tuner.h"
 #include "ktune/worker/worker_process.h"
@@ -240,8 +243,11 @@ void GemmSession::open_family_sessions() {
     f.kernel = {0, sha256_hex("ktune-gemm-family\n" + family + "\n" + version), family + " " + version, family,
                 library.value("path", std::string())};
     f.kernel.id = database_->upsert_kernel(f.kernel);
+    // A result measured after the other flush is a measurement of something else: not resumed.
+    RecordedFlush flushes(*database_);
     if (!o_.no_resume)
-      for (auto& r : database_->results_for(device_record_.id, f.kernel.id, problem_record_.id)) f.prior.emplace(r.config_key, r);
+      for (auto& r : database_->results_for(device_record_.id, f.kernel.id, problem_record_.id))
+        if (flushes.of(r) == o_.policy.l2_flush) f.prior.emplace(r.config_key, r);
     f.session = database_->begin_session(device_record_.id, f.kernel.id, problem_record_.id, "gemm-candidates", session_options_);
     r_.sessions[family] = f.session;
     families_.emplace(family, std::move(f));

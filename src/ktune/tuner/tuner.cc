@@ -12,6 +12,7 @@
 #include "ktune/search/strategy.h"
 #include "ktune/spec/problem.h"
 #include "ktune/tuner/evaluation_job.h"
+#include "ktune/tuner/recorded_flush.h"
 #include "ktune/tuner/instantiate.h"
 #include "ktune/tuner/result_stats.h"
 #include "ktune/tuner/spec_kernel_kind.h"
@@ -202,6 +203,7 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
 
   measure::Policy policy = kind.policy();
   if (options.racing) policy.racing = *options.racing;
+  if (options.l2_flush) policy.l2_flush = *options.l2_flush;
   // A spec that leaves the precision at its defaults is tuned in two stages (screen everything,
   // confirm the finalists); one that sets min_seconds or max_noise is measured as it says.
   const bool two_stage = options.confirm > 0 && !options.fixed_configs && measure::uses_default_precision(policy);
@@ -240,13 +242,15 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
   if (max_seconds) session_options["max_seconds"] = *max_seconds;
 
   // Results already in the database for any selected device are not measured again.
+  // Those measured after the other L2 flush are not this measurement (RecordedFlush).
   std::map<std::string, db::ResultRecord> prior;
+  RecordedFlush flushes(database);
   for (auto& lane : lanes) {
     lane.record = {0, lane.info.fingerprint, lane.info.backend, lane.info.name, lane.info.properties};
     lane.record.id = database.upsert_device(lane.record);
     if (resumes_recorded_results(options))
       for (auto& r : database.results_for(lane.record.id, summary.kernel.id, summary.problem.id))
-        prior.emplace(r.config_key, std::move(r));
+        if (flushes.of(r) == policy.l2_flush) prior.emplace(r.config_key, std::move(r));
   }
   for (auto& lane : lanes) {
     lane.session_id = database.begin_session(lane.record.id, summary.kernel.id, summary.problem.id, strategy_name,

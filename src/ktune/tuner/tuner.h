@@ -14,6 +14,7 @@
 
 #include "ktune/core/config.h"
 #include "ktune/db/database.h"
+#include "ktune/measure/policy.h"
 #include "ktune/report/progress.h"
 #include "ktune/tuner/candidate_kind.h"
 #include "ktune/tuner/sanitize.h"
@@ -37,6 +38,8 @@ struct TuneOptions {
   std::optional<double> max_seconds;
   std::optional<std::uint64_t> seed;
   std::optional<bool> racing;
+  // The L2 state a flushed sample starts from (tune --l2-flush); unset: the spec's measure block.
+  std::optional<measure::L2Flush> l2_flush;
   bool resume = true;
   int compile_jobs = 0;  // 0: one per core
   // Device ordinals within the backend; one worker process per device measures candidates

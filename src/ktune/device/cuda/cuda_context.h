@@ -37,6 +37,12 @@ struct TimingOptions {
 // timeout passes (then sets *timed_out). Exposed for tests.
 const char* blocking_kernel_ptx();
 
+// PTX of the clean flush's read sweep (entry ktune_l2_sweep(buffer, vectors, sink)): a grid-stride
+// loop of 16-byte loads over `vectors` of them, folded into one word that is stored to `sink`
+// only if it equals a constant (so the loads cannot be dropped, and nothing is written).
+// Exposed for tests.
+const char* l2_sweep_kernel_ptx();
+
 class CudaDeviceContext {
  public:
   // Retains the primary context of device `ordinal`, creates the stream and events, and sets up
@@ -69,10 +75,16 @@ class CudaDeviceContext {
   // wait for the blocking kernel until its timeout; so that sample is timed with plain events
   // and marked invalid (a warm-up).
   TimedRun time(const std::function<void()>& enqueue, bool cold, bool first_launch = false);
+  // What a cold sample's flush leaves in L2 (measure::L2Flush): false (the default), the flush
+  // buffer written, so L2 is full of dirty lines that the timed kernel writes back as it evicts
+  // them; true, the buffer then read, so that L2 holds clean lines only and the write-back
+  // happens before the start event.
+  void set_clean_flush(bool clean) { clean_flush_ = clean; }
+  bool clean_flush() const { return clean_flush_; }
 
   bool uses_blocking_kernel() const { return spin_function_ != nullptr; }
   // {"method": "blocking_kernel"|"cuda_events", "fallback_reason", "flush_bytes",
-  //  "throttle_detection": "nvml"|"off", "throttle_reason", "default_sm_clock_mhz",
+  //  "l2_flush": "dirty"|"clean", "throttle_detection": "nvml"|"off", "throttle_reason", "default_sm_clock_mhz",
   //  "throttle_threshold_mhz", "samples", "invalid_throttled", "invalid_blocking_timeout",
   //  "invalid_first_launch",
   //  "last_throttled_clock_mhz", "last_clock_event_reasons"}
@@ -85,6 +97,8 @@ class CudaDeviceContext {
   void setup_blocking_kernel();
   void setup_throttle_detection(std::shared_ptr<const ktune::cuda::Nvml> nvml, std::string nvml_error);
   void release_spin();
+  void flush_l2();
+  void sweep_flush_buffer();  // the clean flush's read (loads its kernel on first use)
   void release_resources();  // safe to call twice
 
   std::shared_ptr<const ktune::cuda::CudaDriver> driver_;
@@ -108,6 +122,9 @@ class CudaDeviceContext {
   ktune::cuda::CUdeviceptr flush_buffer_ = 0;
   std::size_t flush_bytes_ = 0;
   unsigned char flush_round_ = 0;
+  bool clean_flush_ = false;
+  ktune::cuda::CUmodule sweep_module_ = nullptr;
+  ktune::cuda::CUfunction sweep_function_ = nullptr;
 
   std::shared_ptr<const ktune::cuda::Nvml> nvml_;
   ktune::cuda::Nvml::DeviceHandle nvml_device_ = nullptr;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 #include <unistd.h>
@@ -39,6 +40,41 @@ TEST(BlockingKernel, PtxAssemblesForEveryTimedArchitecture) {
     EXPECT_GT(std::filesystem::file_size(cubin), 0u) << arch;
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST(L2SweepKernel, PtxAssemblesForEveryTimedArchitectureAndKeepsItsLoads) {
+  const std::filesystem::path ptxas = find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (CUDA_HOME or /usr/local/cuda)";
+  const auto dir = std::filesystem::temp_directory_path() / ("ktune-sweep-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto ptx = dir / "sweep.ptx";
+  std::ofstream(ptx) << l2_sweep_kernel_ptx();
+  for (const char* arch : {"sm_75", "sm_80", "sm_89", "sm_90", "sm_90a"}) {
+    const auto cubin = dir / (std::string(arch) + ".cubin");
+    const std::string command = "'" + ptxas.string() + "' -arch=" + arch + " '" + ptx.string() + "' -o '" +
+                                cubin.string() + "' 2>'" + (dir / "log").string() + "'";
+    EXPECT_EQ(std::system(command.c_str()), 0) << arch;
+    EXPECT_GT(std::filesystem::file_size(cubin), 0u) << arch;
+  }
+  // The SASS still loads: the folded word guards the only store, so ptxas cannot drop the loads.
+  const std::filesystem::path cuobjdump = ptxas.parent_path() / "cuobjdump";
+  if (std::filesystem::exists(cuobjdump)) {
+    const auto sass = dir / "sass.txt";
+    const std::string command = "'" + cuobjdump.string() + "' -sass '" + (dir / "sm_90.cubin").string() + "' >'" +
+                                sass.string() + "' 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    std::ifstream in(sass);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("LDG.E.128"), std::string::npos) << text;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(L2SweepKernel, PtxNamesTheEntryTheContextLooksUp) {
+  const std::string ptx = l2_sweep_kernel_ptx();
+  EXPECT_NE(ptx.find(".visible .entry ktune_l2_sweep("), std::string::npos);
+  EXPECT_NE(ptx.find("ld.global.v4.u32"), std::string::npos);
+  EXPECT_EQ(ptx.find("st.global.u32 [%rd1]"), std::string::npos);  // never writes the buffer it reads
 }
 
 TEST(BlockingKernel, PtxNamesTheEntryTheContextLooksUp) {

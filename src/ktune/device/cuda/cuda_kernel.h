@@ -38,6 +38,7 @@ class CudaKernel : public LoadedKernel {
   // valid == false when the SM clock was throttled, the blocking kernel timed out, or this is
   // the kernel's first launch (timed without the blocking kernel, see CudaDeviceContext::time).
   TimedRun run_timed_sample(bool cold) override;
+  void set_clean_flush(bool clean) override { context_->set_clean_flush(clean); }
   void download(HostArgument& arg) override;
   // Device copies of the input arrays in one allocation; at most a quarter of the free device
   // memory. Each timed run passes the next set's pointers; run() passes set 0.

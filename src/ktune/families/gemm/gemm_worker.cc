@@ -90,8 +90,8 @@ std::uint64_t invalid_blocking_timeouts(const dc::CudaDeviceContext& context) {
 }
 
 // Runs the measurement an evaluate request asks for (its policy, racing against its incumbent).
-nlohmann::json measure_as_requested(measure::SampleSource& samples, const nlohmann::json& request) {
-  const measure::Policy policy = measure::policy_from_json(request.value("policy", nlohmann::json::object()));
+nlohmann::json measure_as_requested(measure::SampleSource& samples, const nlohmann::json& request,
+                                    const measure::Policy& policy) {
   std::optional<measure::Stats> incumbent;
   if (request.contains("incumbent") && !request.at("incumbent").is_null())
     incumbent = measure::stats_from_json(request.at("incumbent"));
@@ -102,8 +102,11 @@ nlohmann::json measure_as_requested(measure::SampleSource& samples, const nlohma
 // runs included) into reply["sm_clock_mhz"]: the state the GPU measured it in.
 void measure_into(nlohmann::json& reply, measure::SampleSource& samples, const nlohmann::json& request,
                   dc::CudaDeviceContext& context) {
+  const measure::Policy policy = measure::policy_from_json(request.value("policy", nlohmann::json::object()));
+  // Every family's samples go through this context, so the flush the policy asks for is set here.
+  context.set_clean_flush(policy.l2_flush == measure::L2Flush::Clean);
   context.take_sm_clocks();  // the verification's launches are not this measurement's
-  reply["measurement"] = measure_as_requested(samples, request);
+  reply["measurement"] = measure_as_requested(samples, request, policy);
   if (nlohmann::json clocks = context.take_sm_clocks(); !clocks.is_null()) reply["sm_clock_mhz"] = std::move(clocks);
 }
 
@@ -515,6 +518,7 @@ struct GemmWorker::State {
     timing.blocking_kernel = false;
     events_context =
         std::make_shared<dc::CudaDeviceContext>(driver, ordinal, nvml.value, nvml.error, timing);
+    events_context->set_clean_flush(context->clean_flush());  // mid-measurement: the same flush
     timing_note = why;
   }
 };
