@@ -98,6 +98,10 @@ TEST(TuneGemmCli, FlagsBecomeTheProblem) {
   const nlohmann::json wide = json_of(ktune("tune gemm --m 8 --n 16 --k 32 --racing-margin 0.2 --dry-run --json"));
   EXPECT_DOUBLE_EQ(wide.at("policy").at("racing_margin").get<double>(), 0.2);
   EXPECT_EQ(json_of(ktune("tune gemm --m 8 --n 16 --k 32 --no-racing --dry-run --json")).at("policy").at("racing"), false);
+  // The dirty flush is the default and is left out of the policy's JSON; clean is written.
+  EXPECT_FALSE(d.at("policy").contains("l2_flush"));
+  EXPECT_EQ(json_of(ktune("tune gemm --m 8 --n 16 --k 32 --l2-flush clean --dry-run --json")).at("policy").at("l2_flush"),
+            "clean");
 }
 
 TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
@@ -125,6 +129,9 @@ TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
   r = ktune("tune gemm --m 1 --n 2 --k 3 --racing-margin -0.1 --dry-run");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("--racing-margin"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --l2-flush warm --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--l2-flush"), std::string::npos) << r.out;
   r = ktune("tune gemm --m 1 --n 2 --k 3 --max-candidates 0");
   EXPECT_EQ(r.code, 2);
   r = ktune("tune gemm --m 1 --n 2 --k 3 --reference psychic");
