@@ -21,12 +21,14 @@ pip=("$area/venv/bin/python" -m pip --disable-pip-version-check)
 start=$SECONDS
 echo "test-python: pip install . (build dir $area/skbuild)"
 # KTUNE_PY_MATCH_BUILD (set by scripts/test.sh when ccache is there): RelWithDebInfo with these
-# flags and ccache, as build/ was compiled, so that the CLI and libraries the wheel carries come
-# out of the cache instead of being compiled a second time.
+# flags, ccache and $CXX, as build/ was compiled, so that the CLI and libraries the wheel carries
+# come out of the cache instead of being compiled a second time.
 match=()
 if [ -n "${KTUNE_PY_MATCH_BUILD:-}" ]; then
   match=(-Ccmake.build-type=RelWithDebInfo "-Ccmake.define.CMAKE_CXX_FLAGS_RELWITHDEBINFO=$KTUNE_PY_MATCH_BUILD"
          -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # The same compiler path as build/'s (scripts/test.sh exports CXX): ccache keys on its name.
+  [ -n "${CXX:-}" ] && match+=("-Ccmake.define.CMAKE_CXX_COMPILER=$CXX")
 fi
 CMAKE_BUILD_PARALLEL_LEVEL=$jobs "${pip[@]}" install --quiet . -Cbuild-dir="$area/skbuild" "${match[@]}"
 echo "test-python: pip install . took $((SECONDS - start)) s"

@@ -24,6 +24,10 @@ if command -v ccache >/dev/null; then
   # -g records) must not be part of the cache key.
   export CCACHE_NOHASHDIR=true
   export KTUNE_PY_MATCH_BUILD="$relwithdebinfo_flags"
+  # One compiler path for every build: ccache keys on the compiler's name, and pip's build
+  # environment found g++ where CMake had found c++ (session 33: 8 hits in 791).
+  CXX="${CXX:-$(command -v c++ || command -v g++)}"
+  export CXX
 fi
 
 echo "== build (RelWithDebInfo, -g1) and test"
