@@ -6,6 +6,11 @@
 # KTUNE_TEST_QUICK=1 skips the sanitizer and fuzz stages. Between the first stage and the
 # sanitizers, the Python package: `pip install .` into a fresh venv and its pytest tests
 # (scripts/test-python.sh; KTUNE_TEST_PYTHON=0 skips it).
+#
+# Time on a 2-core machine (session 33, a fresh clone): .ci/run took 57 min in all, then the
+# Python stage 0.5 min instead of 7.5 once its compiler path matched build/'s (CXX below) and
+# the fuzz stage 5.7 instead of about 8.5 with line tables only, each measured alone; the
+# others: build 12 min, tests 4.3, ASan build 14, ASan tests 10.3. CI allows 90.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
