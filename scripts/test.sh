@@ -28,6 +28,9 @@ if command -v ccache >/dev/null; then
   # Two build trees, one cache: the build directory (the compiler's working directory, which
   # -g records) must not be part of the cache key.
   export CCACHE_NOHASHDIR=true
+  # In the checkout unless the caller has a cache of its own: a CI machine's home may not be
+  # writable, and a failed cache write must not fail the build.
+  export CCACHE_DIR="${CCACHE_DIR:-$PWD/build-ccache}"
   export KTUNE_PY_MATCH_BUILD="$relwithdebinfo_flags"
   # One compiler path for every build: ccache keys on the compiler's name, and pip's build
   # environment found g++ where CMake had found c++ (session 33: 8 hits in 791).
