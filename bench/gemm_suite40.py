@@ -23,6 +23,7 @@ Ratios: generated / pick against cuBLASLt's default from ktune's report (one too
 and against torch and Triton from do_bench (one method).
 
 usage: gemm_suite40.py --ktune PATH [--out FILE] [--part I/N] [--shapes NAME...] [--random N --seed S]
+       (--shapes also takes random draws by name, e.g. rand8_01_prefill_411x14336x8192, of any seed)
        (PYTHONPATH=python and KTUNE_GEMM_LIB for libktune_gemm.so)
 """
 import argparse
@@ -152,6 +153,19 @@ def random_shapes(count, seed):
         name = f"rand{seed}_{i:02d}_{kind}_{m}x{n}x{k}" + (f"_b{batch}" if batch > 1 else "")
         out.append((name, m, n, k, batch, layout, dtype))
     return out
+
+def named_random_shape(name):
+    """The random shape a name like rand8_01_prefill_411x14336x8192 stands for (seed 8, draw 1),
+    or None for other names; so that --shapes can list draws of several seeds for one process."""
+    import re
+    hit = re.match(r"rand(\d+)_(\d+)_", name)
+    if not hit:
+        return None
+    seed, index = int(hit.group(1)), int(hit.group(2))
+    shape = random_shapes(index + 1, seed)[index]
+    if shape[0] != name:
+        raise SystemExit(f"--shapes {name}: seed {seed}'s draw {index} is {shape[0]}")
+    return shape
 
 TORCH_DTYPE = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32, "tf32": torch.float32,
                "fp8": torch.float8_e4m3fn}
@@ -450,6 +464,9 @@ def main():
     args = ap.parse_args()
     i, n = map(int, args.part.split("/"))
     pool = random_shapes(args.random, args.seed) if args.random else SUITE
+    if args.shapes and not args.random:  # random draws named in --shapes join the suite's pool
+        known = {s[0] for s in pool}
+        pool = pool + [named_random_shape(x) for x in args.shapes if x not in known and named_random_shape(x)]
     shapes = [s for j, s in enumerate(pool) if j % n == i - 1 and (not args.shapes or s[0] in args.shapes)]
     executor = _gemm_lib.Executor(_gemm_lib.load(args.ktune), torch.cuda.current_device())
     res = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
