@@ -91,6 +91,24 @@ TEST_F(E2E, TunesMatmulAndRecordsVerifiedResults) {
   EXPECT_EQ(b.json()[0]["config"], s["best"]["config"]);
 }
 
+// --l2-flush clean: the CPU backend reads its flush buffer back and the session records the
+// policy; the HIP backend, whose flush only writes, refuses before it looks for a device.
+TEST_F(E2E, CleanFlushIsRecordedOnTheCpuAndRefusedForHip) {
+  CommandResult r = ktune("--json tune " + example("matmul/matmul.yaml") + " --max-evals 3 --seed 3 --l2-flush clean");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(r.json()["best"]["status"], "ok") << r.out;
+  CommandResult sessions = ktune("--json sessions");
+  ASSERT_EQ(sessions.code, 0) << sessions.err;
+  ASSERT_EQ(sessions.json().size(), 1u) << sessions.out;
+  EXPECT_EQ(sessions.json()[0]["options"]["policy"]["l2_flush"], "clean") << sessions.out;
+
+  const std::string hip = (kSource / "examples" / "hip" / "matmul" / "matmul.yaml").string();
+  CommandResult h = ktune("tune " + hip + " --max-evals 1 --l2-flush clean");
+  EXPECT_NE(h.code, 0);
+  EXPECT_NE(h.err.find(hip), std::string::npos) << h.err;
+  EXPECT_NE(h.err.find("not supported by the hip backend"), std::string::npos) << h.err;
+}
+
 TEST_F(E2E, TunesReductionExhaustivelyWithinBudget) {
   CommandResult r = ktune("--json tune " + example("reduction/reduction.yaml") + " --strategy annealing --max-evals 10");
   ASSERT_EQ(r.code, 0) << r.err << r.out;

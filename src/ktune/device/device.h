@@ -149,7 +149,8 @@ class LoadedKernel {
   virtual TimedRun run_timed_sample(bool cold) { return {run_timed(cold), true}; }
   // What a cold run's flush leaves in the cache (measure::L2Flush): false, the flush buffer
   // written (dirty lines the kernel writes back as it evicts them); true, then read too (clean
-  // lines only). The CUDA backend does both; the others always write and ignore this.
+  // lines only). The CUDA and CPU backends do both; a backend that cannot (HIP) says so through
+  // Backend::supports_clean_flush, which the tuner checks before any kernel is loaded.
   virtual void set_clean_flush(bool clean) { (void)clean; }
   // Copies the device copy of the bound argument with the same name into `arg`.
   virtual void download(HostArgument& arg) = 0;
@@ -204,6 +205,10 @@ class Backend {
   // the first candidates compile (CUDA: the check kernels into the compile cache). Never throws:
   // a worker that finds nothing prepared does the work itself.
   virtual void prepare_workers(int ordinal) { (void)ordinal; }
+  // Whether cold runs can leave the cache clean (LoadedKernel::set_clean_flush(true)): the
+  // flush buffer written and then read. HIP's flush is a memset, and a read sweep would need a
+  // code object for each gfx target, so it only writes.
+  virtual bool supports_clean_flush() const { return false; }
   // Device `ordinal`'s memory, for buffers shared by every kernel loaded on it in this process.
   // Throws DeviceError (unavailable, no such device) or ContextPoisoned.
   virtual DeviceMemory& memory(int ordinal) = 0;

@@ -178,6 +178,15 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
     throw TuneError("--sanitize re-runs spec kernels under compute-sanitizer; this kind of candidate has no spec kernel");
 
   std::unique_ptr<device::Backend> backend = device::make_backend(kind.backend_name());
+  measure::Policy policy = kind.policy();
+  if (options.racing) policy.racing = *options.racing;
+  if (options.l2_flush) policy.l2_flush = *options.l2_flush;
+  // Before availability: a request the backend could never honour is an error on any machine.
+  if (policy.l2_flush == measure::L2Flush::Clean && !backend->supports_clean_flush())
+    throw TuneError(kind.source_label() + ": l2_flush clean (" +
+                    (options.l2_flush ? std::string("--l2-flush") : std::string("the spec's measure block")) +
+                    ") is not supported by the " + backend->name() +
+                    " backend, whose cold runs only write the flush buffer; use dirty");
   device::Availability availability = backend->availability();
   if (!availability.available)
     throw TuneError("the " + backend->name() + " backend is not available on this machine: " + availability.reason);
@@ -201,9 +210,6 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
       throw TuneError("the selected devices need different compile targets (" + target + ", " +
                       lane.info.properties.value("target", "") + "): tune them separately");
 
-  measure::Policy policy = kind.policy();
-  if (options.racing) policy.racing = *options.racing;
-  if (options.l2_flush) policy.l2_flush = *options.l2_flush;
   // A spec that leaves the precision at its defaults is tuned in two stages (screen everything,
   // confirm the finalists); one that sets min_seconds or max_noise is measured as it says.
   const bool two_stage = options.confirm > 0 && !options.fixed_configs && measure::uses_default_precision(policy);

@@ -28,6 +28,7 @@ class CpuBackend : public Backend {
                                      const LaunchGeometry& geometry) override;
 
   DeviceMemory& memory(int ordinal) override;
+  bool supports_clean_flush() const override { return true; }
   // The one device, whether or not the compiler works (for tests and diagnostics).
   DeviceInfo host_device() const;
 

@@ -238,6 +238,22 @@ TEST_F(CpuBackendTest, ColdAndWarmTimedRunsArePositive) {
   EXPECT_LT(warm, 1.0);
 }
 
+// The clean flush (write, then read the buffer back) leaves the kernel's result as it was.
+TEST_F(CpuBackendTest, ColdRunsAfterACleanFlushKeepTheResult) {
+  EXPECT_TRUE(backend_->supports_clean_flush());
+  auto compiled = backend_->compiler().compile(scale_request());
+  ASSERT_TRUE(compiled.ok) << compiled.log;
+  auto kernel = backend_->load(0, compiled, "scale", {});
+  auto args = scale_arguments(1 << 12);
+  kernel->bind(args);
+  kernel->set_clean_flush(true);
+  double cold = kernel->run_timed(true);
+  EXPECT_GT(cold, 0);
+  EXPECT_LT(cold, 1.0);
+  kernel->download(args[1]);
+  EXPECT_FLOAT_EQ(load_element(args[1].data.data(), 3, ElementType::F32), 3 * 2 + (1 << 12));  // x = x * 2 + n, once
+}
+
 // out[i] = 2 * a[i] + b[i]; where[0] and where[1] record which buffers a and b were.
 constexpr const char* kRotationProbe = R"(
 #include <cstdint>

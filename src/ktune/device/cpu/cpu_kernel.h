@@ -32,8 +32,11 @@ class CpuKernel : public LoadedKernel {
   void bind_buffers(const std::vector<BufferArgument>& args) override;
 
   const std::string& signature() const { return signature_; }
-  // Evicts the kernel's data from the caches by writing a buffer twice the last-level cache.
+  // Evicts the kernel's data from the caches by writing a buffer twice the last-level cache;
+  // after set_clean_flush(true) also reads it back, so the dirty lines the writes left are
+  // written back before the timed run instead of during it.
   void flush_caches();
+  void set_clean_flush(bool clean) override { clean_flush_ = clean; }
 
  private:
   using LaunchFunction = int (*)(void**, char*, unsigned long);
@@ -55,6 +58,8 @@ class CpuKernel : public LoadedKernel {
   std::size_t flush_bytes_;
   std::vector<unsigned char> flush_buffer_;
   unsigned char flush_round_ = 0;
+  bool clean_flush_ = false;
+  volatile unsigned long flush_sink_ = 0;  // the read sweep's result, so it is not optimised away
   // Rotation: sets 1..N-1 live in rotation_slab_; rotation_offsets_[set - 1][k] is where the
   // copy of rotated_[k] (an argument index) starts.
   std::vector<std::size_t> rotated_;

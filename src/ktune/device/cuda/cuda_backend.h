@@ -48,6 +48,7 @@ class CudaBackend : public Backend {
 
   // Compiles the check kernels (check_kernels.h) for the device into the compile cache.
   void prepare_workers(int ordinal) override;
+  bool supports_clean_flush() const override { return true; }
   // Buffers shared by every kernel loaded on device `ordinal` in this process.
   DeviceMemory& memory(int ordinal) override;
 
