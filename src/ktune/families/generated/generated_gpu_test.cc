@@ -618,6 +618,8 @@ TEST(GeneratedGpu, ChunkedStagingStoresChunkByChunk) {
 // Swapped kernels (swap_ab: D^T = B^T A^T) for skinny M: every layout, M of 1, 16, 37 and 64
 // (tiles of 16-64 columns along M), split-K, persistent, a batch, the full epilogue (C, bias,
 // GELU, f32 out: C and bias are indexed transposed), and fp8, each verified against fp64.
+// Interior tiles of D rows in multiples of 4 elements store 4 elements per lane after a shuffle
+// (kt90_store_swapped_rows); the 1002-element rows store element by element.
 TEST(GeneratedGpu, SwappedKernelsStoreDTransposed) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
@@ -633,6 +635,7 @@ TEST(GeneratedGpu, SwappedKernelsStoreDTransposed) {
   wide.swap_ab = true;
   verify_knobs(make(37, 1040, 776, gemm::Precision::F16, "nt"), wide, "37x1040x776 nt, 128x32 persistent");
   verify_knobs(make(1, 4096, 4096, gemm::Precision::BF16, "nt"), k, "1x4096x4096 nt");
+  verify_knobs(make(40, 1002, 520, gemm::Precision::F16, "nt"), k, "40x1002x520 nt, rows of 1002 (element stores)");
   GeneratedKnobs split = k;
   split.split_k = 8;
   verify_knobs(make(16, 1000, 8192, gemm::Precision::BF16, "nt"), split, "16x1000x8192 nt, split-K 8");

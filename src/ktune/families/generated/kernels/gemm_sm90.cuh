@@ -1426,12 +1426,64 @@ static __device__ __forceinline__ void kt90_store_chunked(const KtuneGemmParams&
 }
 #endif
 
+#if KT_SWAP_AB && KT_OUT_BYTES == 2
+// Swapped, a warp's 16 kernel rows are 16 consecutive elements of a D row, but each lane holds
+// two kernel rows (lane / 4 and lane / 4 + 8) of two kernel columns (2 (lane % 4) and + 1), so
+// element stores wrote every 32-byte sector in 16-byte halves (Nsight Compute, 322x5120x8192
+// swapped: 308 K sectors written against 185 K unswapped; session 31). Regrouped by shuffles,
+// lane l holds elements 4 (l % 4) .. + 3 of D row l / 4 of the 8-column block and stores them
+// with one 8-byte store: each store instruction writes 8 whole sectors. Interior tiles with
+// 4-element row and batch strides and an 8-byte-aligned D only; the others store as before.
+static __device__ __forceinline__ void kt90_store_swapped_rows(const KtuneGemmParams& p, int batch, long long row0,
+                                                               long long col0,
+                                                               float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
+  const int lane = threadIdx.x & 31;
+  const int n_rel = lane >> 2, m_base = 4 * (lane & 3);
+  const bool upper = m_base >= 8, odd = (n_rel & 1) != 0;
+  const long long warp_row = row0 - (lane >> 2), block_col = col0 - 2 * (lane & 3);
+  kt_u16* d = static_cast<kt_u16*>(p.d) + batch * p.batch_stride_d;
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int j = 0; j < KT_WG_N / 8; ++j) {
+      const long long i = row0 + mi * 64, jj = col0 + 8 * j;
+      float v[4];
+#pragma unroll
+      for (int h = 0; h < 4; ++h) v[h] = kt_epilogue_value(p, batch, i + (h >> 1) * 8, jj + (h & 1), acc[mi][4 * j + h]);
+#if KT_OUT_TYPE == 1
+      const kt_u32 top = kt_pack_bf16x2(v[0], v[1]), bottom = kt_pack_bf16x2(v[2], v[3]);
+#else
+      const kt_u32 top = kt_pack_f16x2(v[0], v[1]), bottom = kt_pack_f16x2(v[2], v[3]);
+#endif
+      kt_u32 got[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        // Kernel row m_base + k of column n_rel lives in lane ((m_base + k) % 8) * 4 + n_rel / 2:
+        // in its top word below row 8, its bottom word from row 8; the high half for odd columns.
+        const int src = (((m_base + k) & 7) << 2) | (n_rel >> 1);
+        const kt_u32 t = __shfl_sync(0xffffffffu, top, src), b = __shfl_sync(0xffffffffu, bottom, src);
+        const kt_u32 w = upper ? b : t;
+        got[k] = odd ? (w >> 16) : (w & 0xffffu);
+      }
+      kt_u16* at = d + (block_col + 8 * j + n_rel) * p.ldd + warp_row + mi * 64 + m_base;
+      asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(at), "r"(got[0] | (got[1] << 16)), "r"(got[2] | (got[3] << 16))
+                   : "memory");
+    }
+}
+#endif
+
 // A tile straight from the accumulators. Inside D with even row and batch strides: no bounds
 // checks, and one 4- or 8-byte store per pair from a pointer the compiler can step with
 // immediates; otherwise pair by pair with bounds checks (and, swapped, transposed).
 static __device__ __forceinline__ void kt90_store_direct(const KtuneGemmParams& p, int batch, bool interior,
                                                          long long row0, long long col0,
                                                          float (&acc)[KT_M_ATOMS][KT_WG_N / 2]) {
+#if KT_SWAP_AB && KT_OUT_BYTES == 2
+  if (interior && ((p.ldd | p.batch_stride_d) & 3) == 0 && (reinterpret_cast<kt_u64>(p.d) & 7) == 0) {
+    kt90_store_swapped_rows(p, batch, row0, col0, acc);
+    return;
+  }
+#endif
   if (!KT_SWAP_AB && interior && ((p.ldd | p.batch_stride_d) & 1) == 0 &&
       (reinterpret_cast<kt_u64>(p.d) & (2 * KT_OUT_BYTES - 1)) == 0) {
 #if KT_OUT_TYPE == 2
