@@ -141,7 +141,8 @@
 // A second buffer only where it costs no CTA per SM that one buffer leaves room for.
 #define KT_CTAS_PER_SM_WITH_STAGING(n) (233472 / (KT_SMEM_WITHOUT_STAGING + (n) * KT_STAGING_BYTES + 1024))
 // Pingpong: one buffer per consumer warpgroup (each stores its own tiles), or none.
-// Swapped A and B (KT_SWAP_AB): the tile is D's transpose, stored element by element.
+// Swapped A and B (KT_SWAP_AB): the tile is D's transpose, stored from the registers
+// (kt90_store_swapped_rows), not staged.
 #if KT_SWAP_AB
 #define KT_STAGING 0
 #elif KT_PINGPONG && KT_STAGING_FITS(2)
