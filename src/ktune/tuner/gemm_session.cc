@@ -638,15 +638,18 @@ void GemmSession::baseline_again_and_pick() {
   std::vector<gemm::MeasuredCandidate> measured;
   for (const Row& row : rows)
     measured.push_back({"#" + std::to_string(row.index) + " (" + short_config(row.config) + ")",
-                        !confirmed_any || full_measurement(row) ? row.stats : std::nullopt});
+                        !confirmed_any || full_measurement(row) ? row.stats : std::nullopt, median_sm_clock(row.result)});
   if (!rows.empty() && rows.front().stats) {
     r_.baseline_first = rows.front().stats;
     r_.baseline_beside_finalists = baseline_beside_.has_value();
     r_.baseline_runs =
         gemm::combine_baseline_runs(baseline_beside_ ? *baseline_beside_ : *rows.front().stats, baseline_after_);
     measured.front().stats = r_.baseline_runs->best;
+    // The clock of the run that counts, so that a candidate measured at a faster one is judged
+    // at this one (choose_pick).
+    measured.front().sm_clock_mhz = baseline_clock(r_.baseline_timeline, r_.baseline_runs->best);
   }
-  r_.pick = gemm::choose_pick(measured, 0);
+  r_.pick = gemm::choose_pick(measured, 0, {}, o_.throttle_tolerance);
   r_.interrupted = interrupt_flag().load();
 }
 
@@ -856,6 +859,12 @@ std::optional<measure::Stats> baseline_nearest(const std::vector<TimedStats>& ti
   for (const TimedStats& t : timeline)
     if (std::abs(t.at_s - *at_s) < std::abs(nearest->at_s - *at_s)) nearest = &t;
   return nearest->stats;
+}
+
+std::optional<double> baseline_clock(const std::vector<TimedStats>& timeline, const measure::Stats& run) {
+  for (const TimedStats& t : timeline)
+    if (t.stats == run) return t.sm_clock_mhz;
+  return std::nullopt;
 }
 
 }  // namespace ktune::tuner

@@ -150,4 +150,8 @@ bool measured_throttled(std::optional<double> clock_mhz, std::optional<double> r
 // faster run (the baseline rule); this is for reporting a family against the baseline.
 std::optional<measure::Stats> baseline_nearest(const std::vector<TimedStats>& timeline, std::optional<double> at_s);
 
+// The SM clock of the baseline's run whose stats are `run` (the one the pick judges against);
+// none when no run of the timeline has them or that run had no clock.
+std::optional<double> baseline_clock(const std::vector<TimedStats>& timeline, const measure::Stats& run);
+
 }  // namespace ktune::tuner

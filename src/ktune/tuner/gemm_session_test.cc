@@ -115,6 +115,22 @@ TEST(GemmBaselineNearest, TheRunNearestInTime) {
   EXPECT_FALSE(baseline_nearest({}, 1.0));
 }
 
+// The pick judges a candidate against the clock of the baseline run that counts.
+TEST(GemmBaselineNearest, TheClockOfTheRunThatCounts) {
+  auto timed = [](double median, std::optional<double> clock) {
+    TimedStats t;
+    t.stats.median = median;
+    t.sm_clock_mhz = clock;
+    return t;
+  };
+  const std::vector<TimedStats> timeline{timed(5.40e-3, 1590.0), timed(5.28e-3, 1725.0), timed(5.44e-3, std::nullopt)};
+  EXPECT_EQ(baseline_clock(timeline, timeline[1].stats), 1725.0);
+  EXPECT_FALSE(baseline_clock(timeline, timeline[2].stats));  // no NVML reading
+  measure::Stats other;
+  other.median = 1.0;
+  EXPECT_FALSE(baseline_clock(timeline, other));
+}
+
 // A full measurement reads as throttled when its median SM clock lies more than the tolerance
 // under the session's reference; without either clock (no NVML) it never does.
 TEST(GemmThrottle, AClockUnderTheReferenceIsThrottled) {

@@ -24,6 +24,7 @@ inline constexpr std::string_view kGemmPickKernel = "gemm pick";
 struct MeasuredCandidate {
   std::string label;                   // for the reason sentence, e.g. the config key
   std::optional<measure::Stats> stats; // absent: failed, unverified or not measured
+  std::optional<double> sm_clock_mhz = std::nullopt;  // the median SM clock of the measurement, where known
 };
 
 struct GemmPick {
@@ -33,14 +34,23 @@ struct GemmPick {
   std::optional<measure::SpeedComparison> fastest_vs_baseline;
   std::optional<measure::SpeedComparison> pick_vs_baseline;  // when the pick is not the baseline
   double speedup = 1;                  // baseline median / pick median (1 when the baseline is kept)
+  bool clock_adjusted = false;         // the pick's times were scaled to the baseline's clock
   std::string reason;                  // one sentence
   nlohmann::json to_json() const;
 };
 
 // `baseline` indexes `candidates`. When the baseline has no stats (it failed), the fastest
 // measured candidate is picked and the reason says the rule could not be applied.
+//
+// A candidate measured at an SM clock more than `clock_tolerance` above the baseline's is judged
+// as if it had run at the baseline's clock: its times scaled by the clock ratio, as a
+// compute-bound kernel's would be (a memory-bound one would lose less, so the scaling never
+// favours the candidate). Big GEMMs run at the power limit and their clocks wander by 10-20%
+// between measurements: on an H200 a 256x144 kernel measured at 1965 MHz after a rest beat
+// cuBLASLt's default, measured at 1500-1725 MHz, by 1.10x on 8192x8192x28672, where do_bench of
+// both, run long, found them equal (session 34).
 GemmPick choose_pick(const std::vector<MeasuredCandidate>& candidates, std::size_t baseline,
-                     const measure::CompareOptions& options = {});
+                     const measure::CompareOptions& options = {}, double clock_tolerance = 0.03);
 
 // Of two measurements of the baseline (before and after the others), the faster one: the
 // candidates must beat the best the baseline showed. Also the drift between them (relative

@@ -84,6 +84,42 @@ TEST(GemmPick, WithoutABaseline) {
   EXPECT_FALSE(p.pick);
 }
 
+// Session 34's 8192x8192x28672 on an H200: the generated kernel's 4.80 ms at 1965 MHz against
+// the baseline's 5.28 ms at 1725 MHz is 0.97x at the baseline's clock, so the baseline stays.
+TEST(GemmPick, ACandidateMeasuredAtAFasterClockIsJudgedAtTheBaselines) {
+  const std::vector<MeasuredCandidate> c = {{"baseline", stats(5.28e-3, 1e-6), 1725.0},
+                                            {"gen", stats(4.80e-3, 1e-6), 1965.0}};
+  GemmPick p = choose_pick(c, 0);
+  ASSERT_TRUE(p.pick);
+  EXPECT_TRUE(p.baseline_kept);
+  EXPECT_FALSE(p.clock_adjusted);
+  EXPECT_NE(p.reason.find("at the baseline's clock (measured at 1965 MHz against 1725 MHz)"), std::string::npos)
+      << p.reason;
+  EXPECT_NEAR(p.fastest_vs_baseline->speedup, 5.28 / (4.80 * 1965.0 / 1725.0), 1e-9);
+
+  // Faster at the baseline's clock too: picked, the speedup the scaled one.
+  const std::vector<MeasuredCandidate> d = {{"baseline", stats(5.28e-3, 1e-6), 1725.0},
+                                            {"gen", stats(4.00e-3, 1e-6), 1965.0}};
+  p = choose_pick(d, 0);
+  ASSERT_TRUE(p.pick);
+  EXPECT_EQ(*p.pick, 1u);
+  EXPECT_TRUE(p.clock_adjusted);
+  EXPECT_NEAR(p.speedup, 5.28 / (4.00 * 1965.0 / 1725.0), 1e-9);
+  EXPECT_NE(p.reason.find("at the baseline's clock"), std::string::npos) << p.reason;
+  EXPECT_TRUE(p.to_json().at("clock_adjusted").get<bool>());
+
+  // Within the tolerance (3%), at a slower clock, or with a clock unknown: times as measured.
+  for (const auto& [candidate_clock, baseline_clock] :
+       std::vector<std::pair<std::optional<double>, std::optional<double>>>{
+           {1980.0, 1935.0}, {1500.0, 1980.0}, {std::nullopt, 1500.0}, {1980.0, std::nullopt}}) {
+    p = choose_pick({{"baseline", stats(5.28e-3, 1e-6), baseline_clock}, {"gen", stats(4.80e-3, 1e-6), candidate_clock}}, 0);
+    ASSERT_TRUE(p.pick);
+    EXPECT_EQ(*p.pick, 1u);
+    EXPECT_FALSE(p.clock_adjusted);
+    EXPECT_NEAR(p.speedup, 5.28 / 4.80, 1e-9);
+  }
+}
+
 TEST(GemmPick, BaselineRunsKeepTheFaster) {
   BaselineRuns r = combine_baseline_runs(stats(1.0e-3, 1e-6), stats(1.04e-3, 1e-6));
   EXPECT_EQ(r.best.median, 1.0e-3);
