@@ -466,7 +466,11 @@ def main():
     pool = random_shapes(args.random, args.seed) if args.random else SUITE
     if args.shapes and not args.random:  # random draws named in --shapes join the suite's pool
         known = {s[0] for s in pool}
-        pool = pool + [named_random_shape(x) for x in args.shapes if x not in known and named_random_shape(x)]
+        drawn = [named_random_shape(x) for x in args.shapes if x not in known]
+        pool = pool + [s for s in drawn if s]
+    unknown = sorted(set(args.shapes or []) - {s[0] for s in pool})
+    if unknown:  # a misspelt name would otherwise run nothing and say nothing
+        raise SystemExit(f"--shapes: no such shape {', '.join(unknown)} (the suite's names, or random draws by name)")
     shapes = [s for j, s in enumerate(pool) if j % n == i - 1 and (not args.shapes or s[0] in args.shapes)]
     executor = _gemm_lib.Executor(_gemm_lib.load(args.ktune), torch.cuda.current_device())
     res = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
