@@ -820,6 +820,37 @@ TEST(GeneratedGpu, OddSizes) {
   EXPECT_GE(verify_all(make(33, 4097, 129, gemm::Precision::BF16, "nt")), 1);
 }
 
+// Split tiles whose last slice takes the totals back pair by pair in a rolled loop (128 or more
+// accumulators per thread: gemm_sm90.cuh's KT_TAKE_BLOCKS 0; gemm_sm80.cuh for every tile):
+// ragged M, N and K, C, bias and gelu into f32, a batch, both paths.
+TEST(GeneratedGpu, LargeSplitTilesTakeTheirTotalsInALoop) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability == 90) {
+    GeneratedKnobs one = wgmma(128, 128, 1, 1, 4, true);  // 128 accumulators per consumer thread
+    one.split_k = 2;
+    verify_knobs(full_epilogue(), one, "777x1000x256 nn, f32 out, C, bias, gelu, 128x128 in one warpgroup, split 2");
+    verify_knobs(make(300, 260, 4100, gemm::Precision::BF16, "nt"), one, "300x260x4100 nt, 128x128, split 2");
+    GeneratedKnobs wide = wgmma(192, 256, 1, 2, 3, true);  // 192 per thread
+    wide.split_k = 3;
+    gemm::GemmProblem batched = make(200, 300, 1500, gemm::Precision::F16, "tn");
+    batched.batch = 2;
+    verify_knobs(batched, wide, "2 x 200x300x1500 tn, 192x256, split 3");
+  }
+  GeneratedKnobs sync;
+  sync.path = KernelPath::MmaSync;
+  sync.tile_m = 128;
+  sync.tile_n = 128;
+  sync.tile_k = 64;
+  sync.subgroup_m = 2;
+  sync.subgroup_n = 2;
+  sync.stages = 4;
+  sync.split_k = 2;
+  sync.swizzle_group = 8;
+  sync.min_blocks_per_sm = 1;
+  verify_knobs(full_epilogue(), sync, "777x1000x256 nn, f32 out, C, bias, gelu, mma.sync 128x128, split 2");
+  verify_knobs(make(300, 260, 4100, gemm::Precision::BF16, "nt"), sync, "300x260x4100 nt, mma.sync 128x128, split 2");
+}
+
 TEST(GeneratedGpu, SplitKOnLongReductions) {
   REQUIRE_GPU();
   EXPECT_GE(verify_all(make(64, 64, 65536, gemm::Precision::BF16, "nn")), 2);

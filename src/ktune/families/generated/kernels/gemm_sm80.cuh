@@ -458,10 +458,11 @@ static __device__ __forceinline__ void kt80_gemm(const KtuneGemmParams& p) {
         }
     if (!kt_splitk_arrive(p, batch_index, tile, 1, KT_THREADS, tid == 0, &kt80_last_flag)) return;
     // The last slice: the totals of one 16 x 8 block at a time, its four loaded before any is
-    // used, then its two pairs out.
-#pragma unroll
+    // used, then its two pairs out. Rolled, as in gemm_sm90.cuh: the totals come from the
+    // workspace, not the accumulators, and the ordered takes would not overlap unrolled.
+#pragma unroll 1
     for (int mi = 0; mi < KT80_MMAS_M; ++mi)
-#pragma unroll
+#pragma unroll 1
       for (int ni = 0; ni < KT80_MMAS_N; ++ni) {
         float v[4];
 #pragma unroll
