@@ -1,0 +1,62 @@
+// NVRTC times for the kernels tune gemm lists: one entry per listed kernel, in the model's order,
+// each compiled (no cache hit), and the split kernels with the largest tiles among them.
+
+#include "ktune/families/generated/compile_timing.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "ktune/families/generated/model_replay.h"
+#include "ktune/families/generated/test_problems.h"
+
+namespace ktune::generated {
+namespace {
+
+using testing_support::make_problem;
+
+class CompileTiming : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto loaded = cuda::NvrtcCompiler::load();
+    if (loaded) nvrtc_ = loaded.value;
+  }
+  static void TearDownTestSuite() { nvrtc_.reset(); }
+  void SetUp() override {
+    if (!nvrtc_) GTEST_SKIP() << "NVRTC not found";
+    const auto& archs = nvrtc_->supported_archs();
+    if (!archs.empty() && std::find(archs.begin(), archs.end(), 90) == archs.end())
+      GTEST_SKIP() << "this NVRTC cannot target sm_90";
+  }
+  static std::shared_ptr<cuda::NvrtcCompiler> nvrtc_;
+};
+std::shared_ptr<cuda::NvrtcCompiler> CompileTiming::nvrtc_;
+
+TEST_F(CompileTiming, TimesEveryListedKernelInTheModelsOrder) {
+  const gemm::GemmProblem problem = make_problem(256, 128, 16384);
+  const DeviceTraits device = hopper_traits("NVIDIA H200");
+  const std::vector<CompileTime> times = time_listed_compiles(*nvrtc_, problem, device, 3);
+  SpaceOptions options;
+  options.max_candidates = 3;
+  const auto listed = select_candidates(problem_traits(problem), device, options);
+  ASSERT_EQ(times.size(), listed.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    EXPECT_EQ(times[i].rank, i);
+    EXPECT_TRUE(times[i].ok) << times[i].config_key << ": " << times[i].error;
+    EXPECT_GT(times[i].seconds, 0.0) << "a cache hit would read 0: every kernel must compile";
+    EXPECT_GT(times[i].cubin_bytes, 1000u);
+    EXPECT_EQ(times[i].config_key, config_key(to_config(listed[i].knobs, problem_traits(problem))));
+    EXPECT_EQ(times[i].to_json().at("ok"), true);
+  }
+}
+
+TEST_F(CompileTiming, RefusesAProblemTheFamilyCannotExpress) {
+  gemm::GemmProblem problem = make_problem(64, 64, 64);
+  problem.precision = gemm::Precision::F32;
+  problem.out = gemm::Storage::F16;  // f32 in, f16 out: no kernel of the family
+  EXPECT_THROW(time_listed_compiles(*nvrtc_, problem, hopper_traits("NVIDIA H200"), 2), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ktune::generated
