@@ -54,6 +54,7 @@ struct GemmArgs {
   double max_noise = 0.005;
   int max_samples = 500;
   int confirm = 3;
+  int confirm_rounds = 3;
   double throttle_rest = 0.25;
   int throttle_retries = 1;
   double candidate_timeout = 5;
@@ -289,8 +290,8 @@ void print_pick(const tuner::GemmSessionResult& r, const gemm::GemmProblem& prob
 void print_search_notes(const tuner::GemmSessionResult& r, const GemmArgs& args) {
   if (!r.confirmed.empty())
     std::printf("screened every candidate (3 ms, 2%% noise); %zu finalist(s) within 3%% measured again at the full "
-                "policy\n",
-                r.confirmed.size());
+                "policy%s\n",
+                r.confirmed.size(), args.confirm_rounds > 1 ? ", beside the baseline in interleaved rounds" : "");
   if (!r.compile_left_out.empty())
     std::printf("generated: %zu kernel(s) below the model's top %d left out, their compiles not done within "
                 "--compile-grace %.2f s\n",
@@ -439,6 +440,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   session.compile_grace = args.compile_grace;
   session.tail_seconds = args.tail_seconds;
   session.confirm = args.confirm;
+  session.confirm_rounds = args.confirm_rounds;
   session.throttle_rest = args.throttle_rest;
   session.throttle_retries = args.throttle_retries;
   session.no_resume = args.no_resume;
@@ -552,6 +554,12 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                   "Screen every candidate briefly (3 ms, 2% noise), then measure this many finalists within 3% of the "
                   "fastest again at the full policy and rank by that (default 3; 0: every candidate at the full policy)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--confirm-rounds", args->confirm_rounds,
+                  "Measure the finalists and the baseline beside them in this many interleaved rounds, each round "
+                  "taking every one of them once at a share of the full policy, in an order that turns by one place "
+                  "per round; each keeps its median round (default 3; 1: one after the other at the full policy, "
+                  "the order then favours the first on a GPU that heats up)")
+      ->check(CLI::Range(1, 9));
   cmd->add_option("--throttle-rest", args->throttle_rest,
                   "Seconds the GPU idles before a full measurement that ran at a lower SM clock (NVML, median of its "
                   "samples) than the session's others is taken again; doubled per retry; the candidates' rests 0.25 s "

@@ -132,6 +132,9 @@ TEST(TuneGemmCli, BadFlagsAreUsageErrors) {
   r = ktune("tune gemm --m 1 --n 2 --k 3 --l2-flush warm --dry-run");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("--l2-flush"), std::string::npos) << r.out;
+  r = ktune("tune gemm --m 1 --n 2 --k 3 --confirm-rounds 0 --dry-run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--confirm-rounds"), std::string::npos) << r.out;
   r = ktune("tune gemm --m 1 --n 2 --k 3 --max-candidates 0");
   EXPECT_EQ(r.code, 2);
   r = ktune("tune gemm --m 1 --n 2 --k 3 --reference psychic");
@@ -220,6 +223,13 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
     for (const auto& run : j.at("baseline").at("timeline")) EXPECT_GT(run.value("sm_clock_mhz", 0.0), 0.0) << run.dump();
   }
   EXPECT_GE(j.at("confirmed").size(), 1u);
+  // By default the finalists and the baseline beside them are measured in three interleaved
+  // rounds, and each confirmation says what every round measured.
+  for (const nlohmann::json& c : j.at("confirmed")) {
+    ASSERT_TRUE(c.contains("confirmation_rounds")) << c.dump();
+    EXPECT_EQ(c.at("confirmation_rounds").size(), 3u) << c.dump();
+    for (const nlohmann::json& round : c.at("confirmation_rounds")) EXPECT_EQ(round.at("status"), "ok") << c.dump();
+  }
   // Both families by default: generated kernels listed, compiled and measured, a refinement
   // round, the pick recorded as its own row, and where the time went.
   EXPECT_TRUE(j.at("families").at("generated").value("available", false)) << j.at("families").dump(2);
@@ -264,6 +274,14 @@ TEST(TuneGemmCli, TunesASmallShapeOnTheGpu) {
             g.at("families").at("generated").at("compile").at("kernels").get<std::size_t>())
       << g.at("compile_left_out").dump();
   std::printf("compile grace 0: %zu generated kernel(s) measured, %zu left out\n", measured_sources.size(), left_out);
+
+  // One round: the finalists one after the other at the full policy, as before rounds existed.
+  r = ktune("tune gemm --m 512 --n 1024 --k 1024 --dtype f16 --max-candidates 6 --confirm-rounds 1 --json --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json one = json_of(r);
+  ASSERT_TRUE(one.is_object()) << r.out;
+  EXPECT_TRUE(one.at("baseline").value("beside_finalists", false)) << one.at("baseline").dump();
+  for (const nlohmann::json& c : one.at("confirmed")) EXPECT_FALSE(c.contains("confirmation_rounds")) << c.dump();
 
   // The text report on a second run answers from the database except for the baseline.
   r = ktune("tune gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --max-candidates 8 --db " + db);

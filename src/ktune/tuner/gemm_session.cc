@@ -18,6 +18,7 @@
 #include "ktune/device/registry.h"
 #include "ktune/families/cublaslt/cublaslt_matmul.h"
 #include "ktune/families/gemm/refinement_seeds.h"
+#include "ktune/tuner/confirmation_rounds.h"
 #include "ktune/tuner/evaluation_job.h"
 #include "ktune/tuner/recorded_flush.h"
 #include "ktune/tuner/result_stats.h"
@@ -131,7 +132,8 @@ class GemmSession {
   void take_listing(std::future<worker::WorkerProcess::Outcome>& listing_call);
   void open_family_sessions();
   db::ResultRecord measure_once(const nlohmann::json& candidate, const Row& row, bool verify, bool racing,
-                                const char* note, std::optional<double> compile_deadline = std::nullopt);
+                                const char* note, std::optional<double> compile_deadline = std::nullopt,
+                                const measure::Policy* policy = nullptr);
   struct FullMeasurement {
     db::ResultRecord result;
     double at_s = 0;  // session seconds at its middle
@@ -147,6 +149,11 @@ class GemmSession {
   void evaluate_all();
   void confirm();
   void confirm_row(std::size_t i);
+  void apply_confirmation(std::size_t i, const FullMeasurement& full);
+  void record_baseline_beside(FullMeasurement full);
+  std::vector<std::vector<FullMeasurement>> measure_in_rounds(const std::vector<std::size_t>& contenders);
+  void confirm_in_rounds(const std::vector<std::size_t>& contenders);
+  static std::optional<FullMeasurement> standing_round(std::vector<FullMeasurement>& rounds);
   void baseline_again_and_pick();
   void record_pick();
   void summarize_compiles();
@@ -233,6 +240,7 @@ void GemmSession::open_family_sessions() {
                       {"seed", o_.setup.seed},
                       {"reference", o_.reference},
                       {"policy", measure::policy_to_json(o_.policy)},
+                      {"confirm_rounds", o_.confirm_rounds},
                       {"cublaslt", cublaslt::enumeration_options_to_json(o_.setup.cublaslt)}};
   for (const auto& [family, family_info] : r_.listing.at("families").items()) {
     if (!family_info.value("available", false)) continue;
@@ -256,13 +264,14 @@ void GemmSession::open_family_sessions() {
 
 // One worker call; the row is not recorded (run_candidate records it).
 db::ResultRecord GemmSession::measure_once(const nlohmann::json& candidate, const Row& row, bool verify, bool racing,
-                                           const char* note, std::optional<double> compile_deadline) {
+                                           const char* note, std::optional<double> compile_deadline,
+                                           const measure::Policy* policy) {
   const bool two_stage = o_.confirm > 0;
   gemm::EvaluateOptions eval;
   eval.compile_deadline = compile_deadline;
   // Screened: a verified first measurement of any candidate but the baseline (which is the
   // bar every pick must clear, so it is measured at the full policy).
-  eval.policy = two_stage && verify && row.index != 0 ? screening_ : o_.policy;
+  eval.policy = policy ? *policy : two_stage && verify && row.index != 0 ? screening_ : o_.policy;
   // The baseline goes first and warms the GPU's clocks for warmup_seconds. After it, a
   // verified candidate has just run once (module load and first touch are behind it) and the
   // GPU is busy from one candidate to the next: one more warmup run is enough, and 10 ms of
@@ -534,9 +543,10 @@ void GemmSession::evaluate_all() {
 
 // One row measured again at the full policy; its row and the database's take that measurement
 // (the screening's is kept in resources.screening). A failed measurement leaves the screening.
-void GemmSession::confirm_row(std::size_t i) {
+void GemmSession::confirm_row(std::size_t i) { apply_confirmation(i, measure_full(entry_of(r_.rows[i]), r_.rows[i], nullptr, false)); }
+
+void GemmSession::apply_confirmation(std::size_t i, const FullMeasurement& full) {
   Row& row = r_.rows[i];
-  const FullMeasurement full = measure_full(entry_of(row), row, nullptr, false);
   const db::ResultRecord& again = full.result;
   const auto stats = result_stats(again);
   if (again.status != db::Status::Ok || !stats) return;  // the screening stands
@@ -556,47 +566,123 @@ void GemmSession::confirm_row(std::size_t i) {
   row.result.gflops = again.gflops;
   row.result.gbps = again.gbps;
   row.result.raced = false;
-  for (const char* key : {"sm_clock_mhz", "throttled_attempts"}) {
+  for (const char* key : {"sm_clock_mhz", "throttled_attempts", "confirmation_rounds"}) {
     if (again.resources.contains(key)) row.result.resources[key] = again.resources.at(key);
     else row.result.resources.erase(key);
   }
   database_->update_measurement(row.result);
   row.stats = stats;
   row.confirmed = true;
-  r_.confirmed.push_back({{"candidate", row.index}, {"config", short_config(row.config)},
-                          {"screening_median_s", screened}, {"median_s", stats->median}, {"samples", again.samples}});
-  if (const auto clock = median_sm_clock(again)) r_.confirmed.back()["sm_clock_mhz"] = *clock;
-  if (again.resources.contains("throttled_attempts"))
-    r_.confirmed.back()["throttled_attempts"] = again.resources.at("throttled_attempts");
+  nlohmann::json& entry = r_.confirmed.emplace_back(nlohmann::json{{"candidate", row.index},
+                                                                   {"config", short_config(row.config)},
+                                                                   {"screening_median_s", screened},
+                                                                   {"median_s", stats->median},
+                                                                   {"samples", again.samples}});
+  if (const auto clock = median_sm_clock(again)) entry["sm_clock_mhz"] = *clock;
+  for (const char* key : {"throttled_attempts", "confirmation_rounds"})
+    if (again.resources.contains(key)) entry[key] = again.resources.at(key);
+}
+
+// The baseline's run just before the finalists (or among them, in rounds) is recorded, and the
+// finalists are judged against it and the run after them.
+void GemmSession::record_baseline_beside(FullMeasurement full) {
+  db::ResultRecord& r = full.result;
+  if (r.status != db::Status::Ok || !result_stats(r)) return;
+  r.id = database_->insert_result(r);
+  baseline_beside_ = result_stats(r);
+  r_.baseline_timeline.push_back(timed(full, *baseline_beside_));
+}
+
+// Every contender (rows of r_.rows; row 0 is the baseline) measured once per round, in
+// confirmation_round_order; per contender its measurements in round order. No throttle retries:
+// a rest would cool the GPU for whoever comes next, and the median round drops a throttled one.
+std::vector<std::vector<GemmSession::FullMeasurement>> GemmSession::measure_in_rounds(
+    const std::vector<std::size_t>& contenders) {
+  const int rounds = std::max(o_.confirm_rounds, 1);
+  std::vector<std::vector<FullMeasurement>> out(contenders.size());
+  bool first = true;
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t j : confirmation_round_order(contenders.size(), round)) {
+      if (interrupt_flag().load()) return out;
+      const Row& row = r_.rows[contenders[j]];
+      const measure::Policy policy = confirmation_round_policy(o_.policy, rounds, first);
+      first = false;
+      const char* note = row.index == 0 ? "baseline, measured in rounds beside the finalists" : nullptr;
+      const double before = since_start();
+      db::ResultRecord r = measure_once(entry_of(row), row, false, false, note, std::nullopt, &policy);
+      note_clock(r);
+      out[j].push_back({std::move(r), (before + since_start()) / 2});
+    }
+  return out;
+}
+
+// The round that stands for a contender (median_round), with every round's median, clock and
+// time in its resources.confirmation_rounds; none if no round measured.
+std::optional<GemmSession::FullMeasurement> GemmSession::standing_round(std::vector<FullMeasurement>& rounds) {
+  std::vector<std::optional<double>> medians;
+  nlohmann::json listed = nlohmann::json::array();
+  for (const FullMeasurement& m : rounds) {
+    const std::optional<measure::Stats> s = m.result.status == db::Status::Ok ? result_stats(m.result) : std::nullopt;
+    medians.push_back(s ? std::optional<double>(s->median) : std::nullopt);
+    nlohmann::json round = {{"at_s", m.at_s}, {"samples", m.result.samples}, {"status", db::to_string(m.result.status)}};
+    if (s) round["median_s"] = s->median;
+    if (const auto clock = median_sm_clock(m.result)) round["sm_clock_mhz"] = *clock;
+    listed.push_back(std::move(round));
+  }
+  const std::optional<std::size_t> k = median_round(medians);
+  if (!k) return std::nullopt;
+  FullMeasurement m = std::move(rounds[*k]);
+  m.result.resources["confirmation_rounds"] = std::move(listed);
+  return m;
+}
+
+// Interleaved confirmation (confirmation_rounds.h): the baseline, where it is a contender, and
+// the rows measured in rounds; each takes its median round.
+void GemmSession::confirm_in_rounds(const std::vector<std::size_t>& contenders) {
+  std::vector<std::vector<FullMeasurement>> measured = measure_in_rounds(contenders);
+  for (std::size_t j = 0; j < contenders.size(); ++j) {
+    std::optional<FullMeasurement> m = standing_round(measured[j]);
+    if (!m) continue;
+    if (contenders[j] == 0) record_baseline_beside(std::move(*m));
+    else apply_confirmation(contenders[j], *m);
+  }
 }
 
 // Confirmation: the finalists measured again at the full policy; their rows (and the
 // database's) take that measurement, the screening's is kept in resources.screening. The
-// baseline is measured again first: the finalists are judged against it in the state the GPU is
-// in by now (baseline_again_and_pick), not against its first run on a GPU that tuning had not
-// yet heated. Big GEMMs run into the power limit: l70b_down_prefill (8192x8192x28672 bf16) on
-// an H100 confirmed its finalists 10-15% slower than it had screened them, while the baseline's
-// first run was the fastest of all (session 23).
+// baseline is measured again beside them: the finalists are judged against it in the state the
+// GPU is in by now (baseline_again_and_pick), not against its first run on a GPU that tuning had
+// not yet heated. Big GEMMs run into the power limit: l70b_down_prefill (8192x8192x28672 bf16)
+// on an H100 confirmed its finalists 10-15% slower than it had screened them, while the
+// baseline's first run was the fastest of all (session 23). With --confirm-rounds N > 1 (the
+// default, 3) the baseline and the finalists are measured in N interleaved rounds; with 1, the
+// baseline just before the finalists, each at the full policy, one after the other.
 void GemmSession::confirm() {
   if (o_.confirm <= 0) return;
   const double confirm_started = since_start();
   const std::vector<std::size_t> finalists = gemm_finalists(r_.rows, static_cast<std::size_t>(o_.confirm));
-  if (!finalists.empty() && !r_.rows.empty() && r_.rows.front().stats && !interrupt_flag().load()) {
-    Row beside = r_.rows.front();
-    FullMeasurement full =
-        measure_full(r_.listing.at("candidates")[0], beside, "baseline, measured again before the finalists", true);
-    db::ResultRecord& r = full.result;
-    if (r.status == db::Status::Ok && result_stats(r)) {
-      r.id = database_->insert_result(r);
-      baseline_beside_ = result_stats(r);
-      r_.baseline_timeline.push_back(timed(full, *baseline_beside_));
+  const bool with_baseline = !finalists.empty() && !r_.rows.empty() && r_.rows.front().stats;
+  std::set<std::size_t> tried(finalists.begin(), finalists.end());
+  if (o_.confirm_rounds > 1) {
+    // Each family's fastest screened row joins them: measured in a later phase, a family's best
+    // would meet a GPU that the rounds had heated, and the baseline only after it.
+    std::vector<std::size_t> contenders;
+    if (with_baseline) contenders.push_back(0);
+    contenders.insert(contenders.end(), finalists.begin(), finalists.end());
+    if (with_baseline)
+      for (std::size_t i : unconfirmed_family_bests(r_.rows, tried)) {
+        contenders.push_back(i);
+        tried.insert(i);
+      }
+    confirm_in_rounds(contenders);
+  } else {
+    if (with_baseline && !interrupt_flag().load())
+      record_baseline_beside(measure_full(entry_of(r_.rows.front()), r_.rows.front(),
+                                          "baseline, measured again before the finalists", true));
+    for (std::size_t i : finalists) {
+      if (interrupt_flag().load()) break;
+      confirm_row(i);
     }
-  }
-  std::set<std::size_t> tried;
-  for (std::size_t i : finalists) {
-    if (interrupt_flag().load()) break;
-    confirm_row(i);
-    tried.insert(i);
   }
   // Then each family's fastest row, until it is a full measurement (a few rounds: a confirmed
   // row may measure slower than the next one's screening), so that every family's best in the
@@ -607,9 +693,11 @@ void GemmSession::confirm() {
   for (int round = 0; round < kFamilyConfirmRounds && !interrupt_flag().load(); ++round) {
     const std::vector<std::size_t> more = unconfirmed_family_bests(r_.rows, tried);
     if (more.empty()) break;
-    for (std::size_t i : more) {
-      confirm_row(i);
-      tried.insert(i);
+    tried.insert(more.begin(), more.end());
+    if (o_.confirm_rounds > 1) {
+      confirm_in_rounds(more);
+    } else {
+      for (std::size_t i : more) confirm_row(i);
     }
   }
   r_.phases["confirm_s"] = since_start() - confirm_started;

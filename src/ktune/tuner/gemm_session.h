@@ -38,6 +38,10 @@ struct GemmSessionOptions {
   double compile_grace = 1.0;    // seconds of waiting in all for the compiles of the rest
   double tail_seconds = 0.3;     // measuring for cuBLASLt's enumerated algorithms (-1: no limit)
   int confirm = 3;               // finalists measured again at the full policy (0: no screening)
+  // Rounds the finalists and the baseline beside them are measured in, interleaved, each round
+  // at the full policy's share (confirmation_rounds.h); 1: one after the other, each at the full
+  // policy.
+  int confirm_rounds = 3;
   // A full measurement after the baseline's first whose median SM clock lies more than
   // throttle_tolerance under the highest the session's full measurements ran at is taken again
   // after the GPU idles throttle_rest seconds (doubled each time), at most throttle_retries
