@@ -138,7 +138,8 @@ class GemmSession {
     db::ResultRecord result;
     double at_s = 0;  // session seconds at its middle
   };
-  FullMeasurement measure_full(const nlohmann::json& candidate, const Row& row, const char* note, bool baseline);
+  FullMeasurement measure_full(const nlohmann::json& candidate, const Row& row, const char* note, bool baseline,
+                               bool retry_throttled = true);
   TimedStats timed(const FullMeasurement& full, const measure::Stats& stats) const;
   void note_clock(const db::ResultRecord& r);
   bool run_candidate(const nlohmann::json& entry, std::size_t i, std::optional<double> compile_deadline = std::nullopt);
@@ -318,13 +319,14 @@ void GemmSession::note_clock(const db::ResultRecord& r) {
 // after a sample is not the clock a multi-millisecond kernel ran at throughout (8192x8192x28672
 // on an H200: a run read at 1980 MHz took 5236 us, one read at 1815 MHz 4755; session 27).
 GemmSession::FullMeasurement GemmSession::measure_full(const nlohmann::json& candidate, const Row& row,
-                                                       const char* note, bool baseline) {
+                                                       const char* note, bool baseline, bool retry_throttled) {
   double before = since_start();
   FullMeasurement best{measure_once(candidate, row, false, false, note), 0};
   best.at_s = (before + since_start()) / 2;
   nlohmann::json attempts = nlohmann::json::array();
   double rest = o_.throttle_rest;
-  for (int retry = 0; retry < o_.throttle_retries && !interrupt_flag().load(); ++retry, rest *= 2) {
+  const int retries = retry_throttled ? o_.throttle_retries : 0;
+  for (int retry = 0; retry < retries && !interrupt_flag().load(); ++retry, rest *= 2) {
     if (best.result.status != db::Status::Ok ||
         !measured_throttled(median_sm_clock(best.result), clock_reference_, o_.throttle_tolerance))
       break;
@@ -710,8 +712,13 @@ void GemmSession::baseline_again_and_pick() {
   std::vector<Row>& rows = r_.rows;
   if (!rows.empty() && rows.front().stats && rows.size() > 1 && !interrupt_flag().load()) {
     Row again = rows.front();
-    FullMeasurement full =
-        measure_full(r_.listing.at("candidates")[0], again, "baseline, measured again after the others", true);
+    // After interleaved rounds the contenders were measured without rests, on a GPU as warm as
+    // the rounds left it; a rest before this run would judge them against a cooler baseline
+    // (4096x12288x4096 f16 on an H200: 595.1 us in the rounds, 533.3 after a 0.25 s rest;
+    // session 36). So no retry here then.
+    const bool rounds = o_.confirm_rounds > 1 && baseline_beside_.has_value();
+    FullMeasurement full = measure_full(r_.listing.at("candidates")[0], again,
+                                        "baseline, measured again after the others", true, !rounds);
     db::ResultRecord& r = full.result;
     r.id = database_->insert_result(r);
     baseline_after_ = result_stats(r);
