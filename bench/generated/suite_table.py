@@ -71,15 +71,21 @@ def clock_favoured(row, tolerance=0.03):
     clock more than `tolerance` above the baseline run it was judged against, else None. Such a
     pick can win by the clock alone (session 34: 1.10x on 8192x8192x28672 at 1965 against 1725
     MHz, 1.00x by do_bench); builds since 8c8e764 judge it at the baseline's clock, older
-    recordings are flagged here and left out of the pick count."""
+    recordings are flagged here and left out of the pick count. Confirmed in interleaved rounds
+    (builds since session 36: the confirmed rows list their confirmation_rounds), the pick is
+    judged as tune gemm judges it there: against the highest clock of the baseline's runs in the
+    confirmation (its timeline past the first run)."""
     kt = row.get("ktune", {})
     runs = (kt.get("baseline_runs") or {}).get("timeline") or []
     pick_s, base_s = kt.get("pick_s"), kt.get("baseline_s")
     if not runs or not pick_s or not base_s or pick_s >= base_s:
         return None
-    base = min(runs, key=lambda t: t["median_s"])
     pick = [c for c in kt.get("confirmed", []) if abs(c["median_s"] - pick_s) <= 1e-12 * max(1.0, pick_s)]
-    pc, bc = pick[0].get("sm_clock_mhz") if pick else None, base.get("sm_clock_mhz")
+    pc = pick[0].get("sm_clock_mhz") if pick else None
+    if any("confirmation_rounds" in c for c in kt.get("confirmed", [])):
+        bc = max((t.get("sm_clock_mhz") or 0 for t in runs[1:]), default=0) or None
+    else:
+        bc = min(runs, key=lambda t: t["median_s"]).get("sm_clock_mhz")
     return (pc, bc) if pc and bc and pc > bc * (1 + tolerance) else None
 
 

@@ -740,9 +740,9 @@ void GemmSession::baseline_again_and_pick() {
     r_.baseline_runs =
         gemm::combine_baseline_runs(baseline_beside_ ? *baseline_beside_ : *rows.front().stats, baseline_after_);
     measured.front().stats = r_.baseline_runs->best;
-    // The clock of the run that counts, so that a candidate measured at a faster one is judged
-    // at this one (choose_pick).
-    measured.front().sm_clock_mhz = baseline_clock(r_.baseline_timeline, r_.baseline_runs->best);
+    // The clock a candidate measured at a faster one is judged at (choose_pick).
+    const bool in_rounds = o_.confirm_rounds > 1 && baseline_beside_.has_value();
+    measured.front().sm_clock_mhz = baseline_judging_clock(r_.baseline_timeline, r_.baseline_runs->best, in_rounds);
   }
   r_.pick = gemm::choose_pick(measured, 0, {}, o_.throttle_tolerance);
   r_.interrupted = interrupt_flag().load();
@@ -960,6 +960,15 @@ std::optional<double> baseline_clock(const std::vector<TimedStats>& timeline, co
   for (const TimedStats& t : timeline)
     if (t.stats == run) return t.sm_clock_mhz;
   return std::nullopt;
+}
+
+std::optional<double> baseline_judging_clock(const std::vector<TimedStats>& timeline, const measure::Stats& run,
+                                             bool in_rounds) {
+  if (!in_rounds) return baseline_clock(timeline, run);
+  std::optional<double> highest;
+  for (std::size_t i = 1; i < timeline.size(); ++i)
+    if (timeline[i].sm_clock_mhz) highest = std::max(highest.value_or(0.0), *timeline[i].sm_clock_mhz);
+  return highest;
 }
 
 }  // namespace ktune::tuner

@@ -158,4 +158,13 @@ std::optional<measure::Stats> baseline_nearest(const std::vector<TimedStats>& ti
 // none when no run of the timeline has them or that run had no clock.
 std::optional<double> baseline_clock(const std::vector<TimedStats>& timeline, const measure::Stats& run);
 
+// The clock choose_pick judges candidates at. After interleaved rounds (`in_rounds`): the highest
+// of the baseline's runs in the confirmation (the timeline past its first run), because the
+// contenders took turns with it and the clock NVML reads after a sample says little about a
+// run: on an H200 the baseline's faster run read 1830 MHz (103.4 us), its slower 1980 (104.3),
+// and a generated fp8 kernel, 96.4-97.2 us in all three rounds at 1860-1980, judged at 1830 MHz
+// lost its 7% (session 36). Otherwise the clock of the run that counts (baseline_clock).
+std::optional<double> baseline_judging_clock(const std::vector<TimedStats>& timeline, const measure::Stats& run,
+                                             bool in_rounds);
+
 }  // namespace ktune::tuner

@@ -129,6 +129,13 @@ TEST(GemmBaselineNearest, TheClockOfTheRunThatCounts) {
   measure::Stats other;
   other.median = 1.0;
   EXPECT_FALSE(baseline_clock(timeline, other));
+  // One after the other: the clock of the run that counts; after interleaved rounds: the highest
+  // of the confirmation's runs (the first run, before tuning, does not count).
+  const std::vector<TimedStats> session36{timed(100.8e-6, 1995.0), timed(104.3e-6, 1980.0), timed(103.4e-6, 1830.0)};
+  EXPECT_EQ(baseline_judging_clock(session36, session36[2].stats, false), 1830.0);
+  EXPECT_EQ(baseline_judging_clock(session36, session36[2].stats, true), 1980.0);
+  EXPECT_EQ(baseline_judging_clock(timeline, timeline[1].stats, true), 1725.0);
+  EXPECT_FALSE(baseline_judging_clock({timed(1.0, 1980.0)}, timed(1.0, 1980.0).stats, true));
 }
 
 // A full measurement reads as throttled when its median SM clock lies more than the tolerance
