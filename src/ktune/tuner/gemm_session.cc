@@ -545,7 +545,9 @@ void GemmSession::evaluate_all() {
 
 // One row measured again at the full policy; its row and the database's take that measurement
 // (the screening's is kept in resources.screening). A failed measurement leaves the screening.
-void GemmSession::confirm_row(std::size_t i) { apply_confirmation(i, measure_full(entry_of(r_.rows[i]), r_.rows[i], nullptr, false)); }
+void GemmSession::confirm_row(std::size_t i) {
+  apply_confirmation(i, measure_full(entry_of(r_.rows[i]), r_.rows[i], nullptr, false));
+}
 
 void GemmSession::apply_confirmation(std::size_t i, const FullMeasurement& full) {
   Row& row = r_.rows[i];
