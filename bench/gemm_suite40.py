@@ -279,7 +279,11 @@ def tune(ktune, name, m, n, k, batch, layout, dtype, extra=()):
         cmd = [ktune, "--db", os.path.join(tmp, "k.db"), "--json", "tune", "gemm", "--m", str(m), "--n", str(n),
                "--k", str(k), "--dtype", dtype, "--layout", layout, "--batch", str(batch),
                "--families", "generated,cublaslt", "--progress", "none", *extra]
-        env = dict(os.environ, KTUNE_CACHE_DIR=os.path.join(tmp, "cache"))
+        # Cold: ktune's compile cache empty, and the CUDA driver's ComputeCache off. NVRTC's
+        # compiles of a kernel it compiled before in any process come back 4-5x faster through
+        # that cache (session 36: 45.6 NVRTC seconds, then 8.9, then 40.4 with it off), so a
+        # --compare-ktune build, which compiles the same sources second, tuned faster by that alone.
+        env = dict(os.environ, KTUNE_CACHE_DIR=os.path.join(tmp, "cache"), CUDA_CACHE_DISABLE="1")
         start = time.time()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         wall = time.time() - start
