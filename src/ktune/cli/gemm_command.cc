@@ -35,6 +35,7 @@ struct GemmArgs {
   bool generated_pingpong = false;
   bool generated_split_cluster = false;
   bool generated_split_tail = false;
+  bool generated_co_resident = false;
   bool generated_evict_first = false;
   bool generated_clusters = true;
   bool generated_swap_ab = true;
@@ -372,6 +373,7 @@ nlohmann::json dry_run_json(const gemm::GemmSpec& spec, const gemm::GemmSetup& s
       space.pingpong = args.generated_pingpong;
       space.split_cluster = args.generated_split_cluster;
       space.split_tail = args.generated_split_tail;
+      space.co_resident = args.generated_co_resident;
       space.evict_first = args.generated_evict_first;
       space.clusters = args.generated_clusters;
       space.swap_ab = args.generated_swap_ab;
@@ -419,6 +421,7 @@ int run_gemm_tuning(const GemmArgs& args, const GemmOptions& options, const Glob
   setup.generated_pingpong = args.generated_pingpong;
   setup.generated_split_cluster = args.generated_split_cluster;
   setup.generated_split_tail = args.generated_split_tail;
+  setup.generated_co_resident = args.generated_co_resident;
   setup.generated_evict_first = args.generated_evict_first;
   setup.generated_clusters = args.generated_clusters;
   setup.generated_swap_ab = args.generated_swap_ab;
@@ -512,6 +515,10 @@ void add_gemm_commands(CLI::App& app, GlobalOptions& global, Handler& handler) {
                "Also consider persistent kernels that split only the tiles of their last, partial round into "
                "split-K slices (stream-K's aim, in whole slices); off by default: on nine suite shapes (H200) none "
                "beat the best whole-tile kernel");
+  cmd->add_flag("--generated-co-resident", args->generated_co_resident,
+               "Also consider wgmma kernels of small tiles built for two CTAs per SM (a shallower ring, fewer "
+               "registers), so that one CTA's stores overlap the other's loads and MMAs; off by default: not yet "
+               "measured on a GPU");
   cmd->add_flag("--generated-clusters,!--no-generated-clusters", args->generated_clusters,
                "Consider wgmma kernels in CTA pairs that share A by TMA multicast (default on; on the H100 they "
                "ran up to 1.36x faster where rows start off 32-byte sectors)");

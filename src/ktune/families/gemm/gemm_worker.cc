@@ -591,6 +591,7 @@ nlohmann::json candidates_request(const GemmSetup& setup) {
             {"pingpong", setup.generated_pingpong},
             {"split_cluster", setup.generated_split_cluster},
             {"split_tail", setup.generated_split_tail},
+            {"co_resident", setup.generated_co_resident},
             {"evict_first", setup.generated_evict_first},
             {"clusters", setup.generated_clusters},
             {"swap_ab", setup.generated_swap_ab}}}};
@@ -641,6 +642,7 @@ GemmSetup setup_from_request(const nlohmann::json& request) {
       setup.generated_pingpong = request.at("generated").value("pingpong", setup.generated_pingpong);
       setup.generated_split_cluster = request.at("generated").value("split_cluster", setup.generated_split_cluster);
       setup.generated_split_tail = request.at("generated").value("split_tail", setup.generated_split_tail);
+      setup.generated_co_resident = request.at("generated").value("co_resident", setup.generated_co_resident);
       setup.generated_evict_first = request.at("generated").value("evict_first", setup.generated_evict_first);
       setup.generated_clusters = request.at("generated").value("clusters", setup.generated_clusters);
       setup.generated_swap_ab = request.at("generated").value("swap_ab", setup.generated_swap_ab);
@@ -782,6 +784,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   options.pingpong = setup.generated_pingpong;
   options.split_cluster = setup.generated_split_cluster;
   options.split_tail = setup.generated_split_tail;
+  options.co_resident = setup.generated_co_resident;
   options.evict_first = setup.generated_evict_first;
   options.clusters = setup.generated_clusters;
   options.swap_ab = setup.generated_swap_ab;
@@ -795,7 +798,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   }
   nlohmann::json compile = compile_generated(chosen, traits, "model#", candidates);
   compile["speculative"] = speculate_refinement(chosen, traits, device, setup.generated_refine, setup.generated_clusters,
-                                                setup.generated_split_tail);
+                                                setup.generated_split_tail, setup.generated_co_resident);
   info["available"] = true;
   info["compile"] = compile;
   return info;
@@ -809,7 +812,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
 // compiler shares one job per source); when they do not, these compiles were spare time.
 std::size_t GemmWorker::speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
                                              const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
-                                             int refine, bool clusters, bool split_tail) {
+                                             int refine, bool clusters, bool split_tail, bool co_resident) {
   State& s = *state_;
   generated::BackgroundCompiler& compiler = s.background_compiler();
   if (refine <= 0 || chosen.size() < 2 || compiler.threads() < chosen.size()) return 0;
@@ -818,7 +821,8 @@ std::size_t GemmWorker::speculate_refinement(const std::vector<generated::Ranked
   const std::vector<generated::GeneratedKnobs> seeds{chosen[0].knobs, chosen[1].knobs};
   std::size_t queued = 0;
   for (const generated::RankedKnobs& r :
-       generated::neighbours(seeds, seen, traits, device, static_cast<std::size_t>(refine), clusters, split_tail))
+       generated::neighbours(seeds, seen, traits, device, static_cast<std::size_t>(refine), clusters, split_tail,
+                             co_resident))
     queued += compiler.submit({generated::emit_source(r.knobs, traits), generated::compile_arch(r.knobs.path, device),
                                generated::kernel_symbol(r.knobs.path)})
                   ? 1
@@ -864,7 +868,7 @@ nlohmann::json GemmWorker::refine(const GemmSetup& setup, const nlohmann::json& 
   const std::vector<generated::GeneratedKnobs> seen = knobs_of(request.value("seen", nlohmann::json::array()));
   const auto chosen =
       generated::neighbours(seeds, seen, traits, device, request.value("max_candidates", std::size_t{6}),
-                            setup.generated_clusters, setup.generated_split_tail);
+                            setup.generated_clusters, setup.generated_split_tail, setup.generated_co_resident);
   reply["compile"] = compile_generated(chosen, traits, "refine#", reply["candidates"]);
   return reply;
 }

@@ -45,6 +45,8 @@ struct GemmSetup {
   bool generated_split_cluster = false;
   // Persistent kernels splitting only their last round join it (--generated-split-tail).
   bool generated_split_tail = false;
+  // Small-tile wgmma kernels built for two CTAs per SM join it (--generated-co-resident).
+  bool generated_co_resident = false;
   // Operands read once load with the L2 evict-first policy (--generated-evict-first).
   bool generated_evict_first = false;
   // CTA pairs sharing A by TMA multicast join it (tune gemm --no-generated-clusters: not).
@@ -111,7 +113,7 @@ class GemmWorker {
   // to spare; returns how many were queued.
   std::size_t speculate_refinement(const std::vector<generated::RankedKnobs>& chosen,
                                    const generated::ProblemTraits& traits, const generated::DeviceTraits& device,
-                                   int refine, bool clusters, bool split_tail);
+                                   int refine, bool clusters, bool split_tail, bool co_resident);
   std::unique_ptr<State> state_;
 };
 

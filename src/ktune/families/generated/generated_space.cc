@@ -174,6 +174,8 @@ constexpr int kMaxPanelTiles = 4;
 // over pairs) and clusters of 4 or 8 never; the model cannot see what they cost (lockstep CTAs).
 constexpr std::pair<int, int> kClusterShapes[] = {{2, 1}, {1, 2}};
 
+bool co_resident(const GeneratedKnobs& k) { return k.min_blocks_per_sm > 1; }
+
 std::string tile_key(const GeneratedKnobs& k) {
   return path_name(k.path) + ":" + std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n) + "/" +
          std::to_string(k.split_k);
@@ -538,6 +540,15 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
     const SplitTail tail = sm90_split_tail(k, kernel_traits(k, traits), device.sm_count);
     if (tail.tiles > 0 && tail.tiles * k.split_k <= tail.units) consider(k);
   };
+  // The same wgmma kernel built for two CTAs per SM (SpaceOptions::co_resident): the launch bound
+  // halves its registers and rejects() drops the tiles whose accumulators or ring no longer fit.
+  // cuBLASLt's default on 2048x2048x96 f16 runs 128x128 tiles, 256 CTAs in pairs, 8.0 us, where
+  // every one-CTA-per-SM generated kernel ran 8.8-9.1 (H200, session 36): a lone CTA's output
+  // store and its next loads take turns.
+  auto consider_co_resident = [&](GeneratedKnobs k) {
+    k.min_blocks_per_sm = 2;
+    consider(k);
+  };
   if (options.wgmma && !path_unavailable_reason(KernelPath::Wgmma, device)) {
     // 192 rows as well as 192 columns: 192x192 tiles fill the SMs in whole waves where powers
     // of two leave a partial one (3000x3000: 256 tiles of 192x192 on 132 SMs, 1.94 waves,
@@ -570,7 +581,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
       for (int tn : {32, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256})
         for (int sm : {1, 2, 3})
           for (int sn : {1, 2})
-            for (int stages : {3, 4, 5, 6, 8, 12, 16})
+            for (int stages : {2, 3, 4, 5, 6, 8, 12, 16})
               for (bool persistent : {false, true})
                 for (int split : splits)
                   for (int panel : {0, whole_k_tiles}) {
@@ -590,6 +601,9 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     GeneratedKnobs k = wgmma_knobs(tm, tn, sm, sn, stages, persistent, traits.in_type);
                     k.split_k = split;
                     k.b_panel = panel;
+                    if (options.co_resident && panel == 0 && stages <= 4) consider_co_resident(k);
+                    // Two stages only for two CTAs per SM, whose other CTA keeps loads in flight.
+                    if (stages == 2) continue;
                     consider(k);
                     consider_split_tail(k);
                     if (swap_tf32 && panel == 0) {
@@ -628,6 +642,15 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                         k.cluster_m = cm;
                         consider(k);
                         consider_split_tail(k);
+                        if (options.co_resident && stages <= 4) consider_co_resident(k);
+                        // tf32 nn swapped in pairs too: cuBLASLt's default on 4096^3 runs 256x128 tiles
+                        // in 1x2 clusters (341 us on an H200, where the lone swapped 256x128 ran
+                        // 365-387; session 36), and multicast halves a pair's L2 reads of B.
+                        if (swap_tf32) {
+                          GeneratedKnobs swapped = k;
+                          swapped.swap_ab = true;
+                          consider(swapped);
+                        }
                       }
                   }
     if (options.swap_ab) {
@@ -684,7 +707,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool>, bool> class_seen;
+  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool, bool>, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
@@ -698,9 +721,10 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   // and the best of them ran 110.6 us where a streaming one had run 94 (H100, session 13).
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool> cls{
-        r.knobs.path,  r.knobs.split_k > 1,  r.knobs.b_panel > 0,    r.knobs.pingpong,   cluster_size(r.knobs) > 1,
-        r.knobs.swap_ab, r.knobs.split_reduce, r.knobs.split_cluster, r.knobs.split_tail};
+    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool, bool> cls{
+        r.knobs.path,    r.knobs.split_k > 1,    r.knobs.b_panel > 0,      r.knobs.pingpong,
+        cluster_size(r.knobs) > 1, r.knobs.swap_ab, r.knobs.split_reduce, r.knobs.split_cluster,
+        r.knobs.split_tail,        co_resident(r.knobs)};
     if (class_seen[cls]) continue;
     // A split tail is forced in only where the model puts it near the best: elsewhere (decode,
     // short K) it is the split-K kernel of a tile that fills no round.
@@ -759,6 +783,10 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   // A quarter at most for split tails too: a new scheme whose fixup cost is a guess.
   std::size_t tails = static_cast<std::size_t>(
       std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return c.knobs.split_tail; }));
+  // And for kernels of two CTAs per SM: the model credits them the overlap of every store with
+  // MMAs (no serial term) but not the halved registers or ring; the measurements decide.
+  std::size_t paired = static_cast<std::size_t>(
+      std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& c) { return co_resident(c.knobs); }));
   for (const RankedKnobs& r : ranked) {
     if (chosen.size() >= options.max_candidates) break;
     if (std::find_if(chosen.begin(), chosen.end(), [&](const RankedKnobs& c) { return c.knobs == r.knobs; }) != chosen.end())
@@ -766,6 +794,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
     if (r.knobs.split_reduce && reduced >= reduced_cap) continue;
     if (r.knobs.split_cluster && in_cluster >= 1) continue;
     if (r.knobs.split_tail && tails >= reduced_cap) continue;
+    if (co_resident(r.knobs) && paired >= reduced_cap) continue;
     if (cluster_size(r.knobs) > 1) {
       const GeneratedKnobs base = unclustered(r.knobs);
       if (std::find(clustered_bases.begin(), clustered_bases.end(), base) != clustered_bases.end()) continue;
@@ -782,6 +811,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
     if (r.knobs.split_reduce) ++reduced;
     if (r.knobs.split_cluster) ++in_cluster;
     if (r.knobs.split_tail) ++tails;
+    if (co_resident(r.knobs)) ++paired;
     chosen.push_back(r);
   }
   if (chosen.size() > options.max_candidates) chosen.resize(options.max_candidates);
@@ -792,7 +822,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
 
 std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, const std::vector<GeneratedKnobs>& seen,
                                     const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates,
-                                    bool clusters, bool split_tail) {
+                                    bool clusters, bool split_tail, bool co_resident) {
   const std::vector<int> splits{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
   std::vector<GeneratedKnobs> taken = seen;
   auto fresh = [&](const GeneratedKnobs& k) {
@@ -843,6 +873,14 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
         const std::int64_t k_tiles = ceil_div(kernel_k(traits), k.tile_k);
         for (int s : splits)
           if (s >= 2 && tail.tiles > 0 && tail.tiles * s <= tail.units && s <= k_tiles) k.split_k = s;
+      });
+    // The seed with a partner CTA on its SM (a ring of at most 4 stages), or alone again.
+    if (co_resident || seed.min_blocks_per_sm > 1)
+      step([](GeneratedKnobs& k) {
+        if (k.path != KernelPath::Wgmma) return;
+        k.min_blocks_per_sm = k.min_blocks_per_sm > 1 ? 1 : 2;
+        if (k.min_blocks_per_sm > 1) k.stages = std::min(k.stages, 4);
+        else k.stages = std::max(k.stages, 3);
       });
     if (clusters) {
       step([](GeneratedKnobs& k) { k.cluster_n = k.cluster_n == 1 ? 2 : 1; });

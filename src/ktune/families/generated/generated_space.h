@@ -68,6 +68,12 @@ struct SpaceOptions {
   // Off by default: on nine suite shapes (H200, session 29) none beat the best whole-tile kernel;
   // the slices' fixup cost 12-23 us on 128x256 tiles.
   bool split_tail = false;
+  // Include wgmma kernels built for two CTAs per SM (min_blocks_per_sm 2: a ring of 2-4 stages,
+  // registers for two), so that one CTA's epilogue overlaps the other's loads and MMAs where the
+  // output write or the load latency, not the tensor cores, bounds a tile (short K, small
+  // problems). Every other wgmma kernel of the space runs one CTA per SM. Off by default: not
+  // yet measured on a GPU.
+  bool co_resident = false;
   // Kernels load an operand that one CTA reads once with the L2 evict-first policy
   // (stream_read_once_operands). Off by default: not yet measured on a GPU.
   bool evict_first = false;
@@ -107,10 +113,11 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
 // Local refinement around measured winners: every valid setting one knob step away from a
 // seed (K tile x2 or /2, tile M or N x2 or /2, split-K to the neighbouring value, stages +-1,
 // the other warp/warpgroup arrangement, persistent on/off, CTA pairs on/off unless `clusters` is
-// false, a split tail on/off where `split_tail`), not in `seen`, ranked by the model; at most
-// `max_candidates`, seeds' neighbours interleaved so each seed gets some.
+// false, a split tail on/off where `split_tail`, two CTAs per SM on/off (at most 4 stages) where
+// `co_resident`), not in `seen`, ranked by the model; at most `max_candidates`, seeds'
+// neighbours interleaved so each seed gets some.
 std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, const std::vector<GeneratedKnobs>& seen,
                                     const ProblemTraits& traits, const DeviceTraits& device, std::size_t max_candidates,
-                                    bool clusters = true, bool split_tail = false);
+                                    bool clusters = true, bool split_tail = false, bool co_resident = false);
 
 }  // namespace ktune::generated

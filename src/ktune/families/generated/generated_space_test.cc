@@ -308,6 +308,9 @@ TEST(GeneratedSwapAB, Tf32WithAnNContiguousBSwapsAtEveryTiling) {
                           [](const RankedKnobs& r) { return r.knobs.swap_ab && r.knobs.tile_m == 256; }));
   const std::vector<RankedKnobs> chosen = select_candidates(nn, h100(), options);
   EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return !r.knobs.swap_ab; }));
+  // Swapped in CTA pairs as well (cuBLASLt's default there runs 1x2 clusters), and measured.
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(),
+                          [](const RankedKnobs& r) { return r.knobs.swap_ab && cluster_size(r.knobs) > 1; }));
   const ProblemTraits nt = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "nt"));
   for (const RankedKnobs& r : rank_space(nt, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
   options.swap_ab = false;
@@ -472,6 +475,70 @@ TEST(GeneratedSpace, SplitTailFillsThePartialLastRound) {
     return r.knobs.split_tail && r.knobs.split_k >= 2 && r.knobs.tile_m == 128 && r.knobs.tile_n == 256;
   }));
   for (const RankedKnobs& r : neighbours({whole}, {whole}, traits, h100(), 64, true)) EXPECT_FALSE(r.knobs.split_tail);
+}
+
+// Two CTAs per SM (--generated-co-resident): small tiles with a shallow ring and registers for
+// two, opt-in; the model overlaps one CTA's stores with the other's MMAs (no serial term).
+TEST(GeneratedSpace, CoResidentKernelsShareTheirSm) {
+  const ProblemTraits traits = problem_traits(make_problem(2048, 2048, 96, gemm::Precision::F16, "nn"));
+  for (const RankedKnobs& r : rank_space(traits, h100(), {})) {
+    EXPECT_EQ(r.knobs.min_blocks_per_sm, 1);  // opt-in
+    if (r.knobs.path == KernelPath::Wgmma) {
+      EXPECT_GE(r.knobs.stages, 3);
+    }
+  }
+  SpaceOptions options;
+  options.co_resident = true;
+  options.max_candidates = 20;
+  std::size_t paired = 0;
+  for (const RankedKnobs& r : rank_space(traits, h100(), options)) {
+    if (r.knobs.min_blocks_per_sm == 1) {
+      EXPECT_GE(r.knobs.stages, r.knobs.path == KernelPath::Wgmma ? 3 : 2);
+      continue;
+    }
+    ++paired;
+    EXPECT_EQ(r.knobs.path, KernelPath::Wgmma);
+    EXPECT_EQ(r.knobs.min_blocks_per_sm, 2);
+    EXPECT_LE(r.knobs.stages, 4);
+    // Two of them fit an SM: shared memory, threads and the accumulators' registers.
+    const Launch launch = plan_launch(r.knobs, traits, h100());
+    EXPECT_LE(2 * (launch.shape.dynamic_shared_bytes + 1024), 233472);
+    EXPECT_LE(2 * launch.shape.threads, 2048);
+    EXPECT_LE(sm90_entry_registers(r.knobs) * launch.shape.threads * 2, 65536);
+    EXPECT_NE(emit_source(r.knobs, traits).find("#define KT_MIN_BLOCKS 2\n"), std::string::npos);
+  }
+  EXPECT_GT(paired, 0u);
+  // Tiles whose accumulators need more than half the register file stay out.
+  GeneratedKnobs big = testing_support::wgmma_knobs(128, 256, 64, 2, 1, 3);
+  big.min_blocks_per_sm = 2;
+  EXPECT_TRUE(rejects(big, traits, h100()));
+  GeneratedKnobs small = testing_support::wgmma_knobs(64, 128, 64, 1, 1, 2);
+  small.min_blocks_per_sm = 2;
+  ASSERT_FALSE(rejects(small, traits, h100())) << *rejects(small, traits, h100());
+  EXPECT_EQ(knobs_from_config(to_config(small, traits)), small);
+  // Against the same kernel alone on its SM: twice the CTAs at once, no serial store term.
+  GeneratedKnobs alone = small;
+  alone.min_blocks_per_sm = 1;
+  EXPECT_LT(estimate(small, traits, h100()).seconds, estimate(alone, traits, h100()).seconds);
+  // The best of them is measured, and they take a quarter of the slots at most.
+  const std::vector<RankedKnobs> chosen = select_candidates(traits, h100(), options);
+  const auto in_pairs = std::count_if(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return r.knobs.min_blocks_per_sm == 2; });
+  EXPECT_GE(in_pairs, 1);
+  EXPECT_LE(in_pairs, 5);
+  // Refinement steps a lone seed to its pair where asked, and a paired seed back.
+  GeneratedKnobs lone = alone;
+  lone.stages = 4;
+  auto paired_step = [&](const std::vector<RankedKnobs>& steps) {
+    return std::any_of(steps.begin(), steps.end(), [](const RankedKnobs& r) {
+      return r.knobs.min_blocks_per_sm == 2 && r.knobs.tile_m == 64 && r.knobs.tile_n == 128 && r.knobs.stages <= 4;
+    });
+  };
+  EXPECT_TRUE(paired_step(neighbours({lone}, {lone}, traits, h100(), 64, true, false, true)));
+  EXPECT_FALSE(paired_step(neighbours({lone}, {lone}, traits, h100(), 64, true, false, false)));
+  const std::vector<RankedKnobs> back = neighbours({small}, {small}, traits, h100(), 64, true);
+  EXPECT_TRUE(std::any_of(back.begin(), back.end(), [](const RankedKnobs& r) {
+    return r.knobs.min_blocks_per_sm == 1 && r.knobs.tile_n == 128 && r.knobs.stages == 3;
+  }));
 }
 
 // The split-K reduction is charged about 2 us per kReduceChargedSlices slices past the first (H200,
@@ -844,6 +911,36 @@ TEST(GeneratedSpace, NeighboursAreOneValidStepAwayAndNew) {
   };
   EXPECT_EQ(pairs(neighbours({seed}, {seed}, square, device, 40)), 1);
   EXPECT_EQ(pairs(neighbours({seed}, {seed}, square, device, 40, false)), 0);
+}
+
+// Kernels of two CTAs per SM build within half the register file, without spills: the
+// launch bound of 2 caps ptxas, and rejects() must have left out what cannot fit.
+TEST(GeneratedEmitter, CoResidentCandidatesCompileWithinTheirShare) {
+  auto nvrtc = ktune::cuda::NvrtcCompiler::load();
+  if (!nvrtc) GTEST_SKIP() << "NVRTC not available: " << nvrtc.error;
+  const ProblemTraits traits = problem_traits(make_problem(2048, 2048, 96, gemm::Precision::F16, "nn"));
+  SpaceOptions options;
+  options.co_resident = true;
+  options.mma_sync = false;
+  std::vector<GeneratedKnobs> paired;
+  for (const RankedKnobs& r : rank_space(traits, h100(), options))
+    if (r.knobs.min_blocks_per_sm == 2 && paired.size() < 3 &&
+        std::none_of(paired.begin(), paired.end(), [&](const GeneratedKnobs& k) { return k.subgroup_m == r.knobs.subgroup_m && k.tile_m == r.knobs.tile_m; }))
+      paired.push_back(r.knobs);
+  ASSERT_FALSE(paired.empty());
+  for (const GeneratedKnobs& k : paired) {
+    ktune::cuda::NvrtcRequest request;
+    request.source = emit_source(k, traits);
+    request.arch = compile_arch(k.path, h100());
+    request.options = {"-std=c++17"};
+    const ktune::cuda::NvrtcResult result = nvrtc.value->compile(request);
+    const std::string key = config_key(to_config(k, traits));
+    ASSERT_TRUE(result.ok) << key << "\n" << result.error << "\n" << result.log;
+    const analysis::KernelResourceUsage* usage = result.resources.find(kernel_symbol(k.path));
+    if (!usage) continue;
+    EXPECT_FALSE(usage->has_spills()) << key;
+    EXPECT_LE(usage->registers * plan_launch(k, traits, h100()).shape.threads * 2, 65536) << key;
+  }
 }
 
 TEST(GeneratedEmitter, CandidatesCompileWithNvrtcWithoutSpills) {
