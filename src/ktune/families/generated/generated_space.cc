@@ -544,7 +544,11 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   // halves its registers and rejects() drops the tiles whose accumulators or ring no longer fit.
   // cuBLASLt's default on 2048x2048x96 f16 runs 128x128 tiles, 256 CTAs in pairs, 8.0 us, where
   // every one-CTA-per-SM generated kernel ran 8.8-9.1 (H200, session 36): a lone CTA's output
-  // store and its next loads take turns.
+  // store and its next loads take turns, was the guess. Measured (H200, session 37, 14 shapes):
+  // never faster; on 2048x2048x96 the best pair ran 9.2 us against 8.7 for 128x256 alone, and
+  // Nsight Compute showed cuBLASLt's kernel there to be one 256x128 CTA per SM too (nvjet, 128
+  // CTAs in 1x2 clusters), 8.0 us against the generated 10.0-10.5 at base clocks: the gap is in
+  // the kernel's own instructions (1.5x as many for the same HGMMAs), not in its occupancy.
   auto consider_co_resident = [&](GeneratedKnobs k) {
     k.min_blocks_per_sm = 2;
     consider(k);
@@ -606,6 +610,9 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     if (stages == 2) continue;
                     consider(k);
                     consider_split_tail(k);
+                    // Not in CTA pairs: cuBLASLt's default on 4096^3 nn runs 256x128 tiles in 1x2
+                    // clusters, but swapped pairs ran 387-391 us there against 366-369 for the lone
+                    // swapped 256x128 (H200, session 37, call 1).
                     if (swap_tf32 && panel == 0) {
                       GeneratedKnobs swapped = k;
                       swapped.swap_ab = true;
@@ -643,14 +650,6 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                         consider(k);
                         consider_split_tail(k);
                         if (options.co_resident && stages <= 4) consider_co_resident(k);
-                        // tf32 nn swapped in pairs too: cuBLASLt's default on 4096^3 runs 256x128 tiles
-                        // in 1x2 clusters (341 us on an H200, where the lone swapped 256x128 ran
-                        // 365-387; session 36), and multicast halves a pair's L2 reads of B.
-                        if (swap_tf32) {
-                          GeneratedKnobs swapped = k;
-                          swapped.swap_ab = true;
-                          consider(swapped);
-                        }
                       }
                   }
     if (options.swap_ab) {

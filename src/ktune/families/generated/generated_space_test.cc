@@ -308,9 +308,12 @@ TEST(GeneratedSwapAB, Tf32WithAnNContiguousBSwapsAtEveryTiling) {
                           [](const RankedKnobs& r) { return r.knobs.swap_ab && r.knobs.tile_m == 256; }));
   const std::vector<RankedKnobs> chosen = select_candidates(nn, h100(), options);
   EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) { return !r.knobs.swap_ab; }));
-  // Swapped in CTA pairs as well (cuBLASLt's default there runs 1x2 clusters), and measured.
-  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(),
-                          [](const RankedKnobs& r) { return r.knobs.swap_ab && cluster_size(r.knobs) > 1; }));
+  // Alone on their SMs: swapped CTA pairs ran 5-7% slower (H200, session 37).
+  for (const RankedKnobs& r : ranked) {
+    if (r.knobs.swap_ab) {
+      EXPECT_EQ(cluster_size(r.knobs), 1);
+    }
+  }
   const ProblemTraits nt = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "nt"));
   for (const RankedKnobs& r : rank_space(nt, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
   options.swap_ab = false;
