@@ -611,8 +611,8 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
                     consider(k);
                     consider_split_tail(k);
                     // Not in CTA pairs: cuBLASLt's default on 4096^3 nn runs 256x128 tiles in 1x2
-                    // clusters, but swapped pairs ran 387-391 us there against 366-369 for the lone
-                    // swapped 256x128 (H200, session 37, call 1).
+                    // clusters, but the best swapped pairs ran 384.6 and 400.6 us there against
+                    // 366.0-369.2 for the lone swapped 256x128 (H200, session 37, call 1).
                     if (swap_tf32 && panel == 0) {
                       GeneratedKnobs swapped = k;
                       swapped.swap_ab = true;
