@@ -1802,7 +1802,12 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
 
 static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, const void* map_a, const void* map_b) {
   const Kt90Smem s = kt90_smem();
-  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  // Broadcast from lane 0 (CUTLASS's canonical_warp_group_idx): the same value, but one the
+  // compiler knows to be warp-uniform, so that what derives from it (each consumer's operand
+  // offsets, hence its wgmma descriptors) can live in uniform registers; from threadIdx.x
+  // directly every descriptor was built in vector registers and moved over (R2UR) before each
+  // HGMMA.
+  const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 128, 0);
   if (threadIdx.x == 0) kt90_init_barriers(s, map_a, map_b);
 #if KT_CLUSTER > 1
   kt_cluster_sync_relaxed();  // every CTA's barriers exist before any multicasts or arrives remotely
