@@ -8,7 +8,7 @@ profile the tuner's worker:
 
   ncu_compare.py tune --ktune PATH --shapes NAME... --out configs.json
       tune gemm (as bench/gemm_suite40.py runs it) per shape; keeps the generated family's best
-      and the pick, plus variants of the generated best (--variants: persistent flipped).
+      and the pick, plus variants of the generated best (persistent flipped; --no-variants: none).
   ncu --set full --target-processes application-only -o rep python3 ncu_compare.py run configs.json
       runs every shape once through torch.matmul and each kept configuration through
       libktune_gemm (two launches each, the second profiled as well), no other kernels between.
@@ -46,7 +46,8 @@ def cmd_tune(args):
             k: rep.get(k) for k in ("baseline_s", "generated_s", "pick_s", "pick_family")}}
         if "generated_config" in rep:
             entry["configs"].append(("generated best", rep["generated_config"]))
-            entry["configs"] += variants(rep["generated_config"])
+            if not args.no_variants:
+                entry["configs"] += variants(rep["generated_config"])
         if rep.get("pick_config") and rep.get("pick_family") != "generated":
             entry["configs"].append(("pick (" + str(rep.get("pick_family")) + ")", rep["pick_config"]))
         plan.append(entry)
@@ -87,6 +88,7 @@ def main():
     t.add_argument("--ktune", required=True)
     t.add_argument("--shapes", nargs="+", required=True)
     t.add_argument("--out", required=True)
+    t.add_argument("--no-variants", action="store_true", help="only the generated best and the pick")
     r = sub.add_parser("run")
     r.add_argument("configs")
     r.add_argument("--ktune", required=True)

@@ -648,8 +648,9 @@ __device__ __forceinline__ void kt90_stage_tile(const KtuneGemmParams& p, int ba
 // 16-byte piece s of row r at s ^ (r % 8); 32-column chunks of 64-byte rows, s ^ ((r / 2) % 4).
 // r % 8 is this lane's lane % 8 (rows start at multiples of 8). `chunk0` is this warpgroup's
 // first chunk region, chunk c c * KT_TILE_M * KT_CHUNK_ROW_BYTES bytes on; with `only_chunk`,
-// only that chunk, into the buffer at `chunk0` (chunked staging).
-template <bool Plain>
+// only that chunk, into the buffer at `chunk0` (chunked staging). Guarded (an edge tile): the
+// elements outside M x N stay unfinished; the TMA store clips them.
+template <bool Plain, bool Guarded = false>
 __device__ __forceinline__ void kt90_stage_tile_swizzled(const KtuneGemmParams& p, int batch, long long row0,
                                                          long long col0, float (&acc)[KT_M_ATOMS][KT_WG_N / 2],
                                                          kt_u32 chunk0, int warp, int lane, int only_chunk = -1) {
@@ -663,7 +664,7 @@ __device__ __forceinline__ void kt90_stage_tile_swizzled(const KtuneGemmParams& 
       // One chunk only (chunked staging): the loops unroll, so this test is on constants.
       if (only_chunk >= 0 && j / kBlocks != only_chunk) continue;
       kt_u32 packed[4];
-      kt90_pack_blocks<Plain>(p, batch, row0, col0, acc, mi, j, packed);
+      kt90_pack_blocks<Plain, Guarded>(p, batch, row0, col0, acc, mi, j, packed);
       // This lane's 8-column block, 16 bytes in its chunk row, at the swizzled position: the
       // 128-byte swizzle XORs the block with row % 8, the 64-byte one with (row / 2) % 4.
       // With one chunk, chunk0 is that chunk's buffer.
@@ -681,6 +682,33 @@ __device__ __forceinline__ void kt_tma_store_3d(const void* tensor_map, kt_u32 s
                    reinterpret_cast<kt_u64>(tensor_map)),
                "r"(src), "r"(c0), "r"(c1), "r"(c2)
                : "memory");
+}
+// Rows of one TMA store of D: a warp's 16 rows of an accumulator atom (its stmatrix rows), so that
+// each warp stores what it staged as soon as it has staged it, with no warpgroup barrier between
+// its stmatrix and its stores. The host's map of D has boxes of this many rows
+// (kSm90StoreRows, sm90_path.cc). With one store per warpgroup and chunk after a barrier of all
+// four warps, the last CTAs of 2048x2048x96 (one tile each) spent a fifth of their stall samples
+// with the storing warp waiting for its stores at exit (Nsight Compute, H200, session 38).
+#define KT_STORE_ROWS 16
+// This warp's TMA stores of its staged rows: chunk `chunk` (or every chunk, chunk < 0) of each of
+// its KT_M_ATOMS 16-row stripes; the stripe of atom mi, chunk i lies at `stripe0` +
+// i * chunk_stride + mi * 64 rows. Issued by lane 0 after the warp's stmatrix and proxy fence, as
+// one bulk group. Stripes that start outside D are skipped; the rest are clipped by the TMA unit
+// (edge tiles), which writes nothing outside the map's M x N.
+__device__ __forceinline__ void kt90_warp_tma_stores(const KtuneGemmParams& p, int batch, kt_u32 stripe0,
+                                                     kt_u32 chunk_stride, long long grow0, long long gcol0,
+                                                     int chunk) {
+#pragma unroll
+  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+#pragma unroll
+    for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i) {
+      if (chunk >= 0 && i != chunk) continue;
+      const long long row = grow0 + mi * 64, col = gcol0 + KT_STORE_CHUNK * i;
+      if (row < p.m && col < p.n)
+        kt_tma_store_3d(p.tma_d, stripe0 + (chunk >= 0 ? 0 : i * chunk_stride) + mi * 64 * KT_CHUNK_ROW_BYTES,
+                        static_cast<int>(col), static_cast<int>(row), batch);
+    }
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 #endif
 
@@ -1341,37 +1369,69 @@ static __device__ __forceinline__ void kt90_store_staged_rows(const KtuneGemmPar
   }
 }
 
-// A whole tile inside D with 16-byte rows, through a staging buffer: TMA tensor stores of its
-// column chunks (KT_TMA_STORE) or one bulk copy per row. `bulk_pending`: this thread has bulk
-// stores in flight; `staging_slot`: the buffer the next tile uses (not pingpong).
+#if KT_TMA_STORE
+// The staging buffer of this warp's next tile, once free: each warp stages and stores only its
+// own rows (kt90_warp_tma_stores), so its lane 0's stores that last read this buffer (KT_STAGING
+// tiles ago; pingpong: its own buffer, the previous tile) must be done reading it, and the other
+// lanes wait for that at the warp barrier; no warpgroup barrier.
+static __device__ __forceinline__ kt_u32 kt90_warp_staging_buffer(const Kt90Smem& s, const Kt90Consumer& c,
+                                                                  bool bulk_pending, int& staging_slot) {
+#if KT_PINGPONG
+  (void)staging_slot;
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  __syncwarp();
+  return s.staging + c.index * KT_STAGING_BYTES;
+#else
+  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
+  __syncwarp();
+  const kt_u32 buffer = s.staging + staging_slot * KT_STAGING_BYTES;
+  staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
+  return buffer;
+#endif
+}
+
+// A tile of D with 16-byte rows through a staging buffer in the TMA box's layout: each warp
+// stages its rows of this warpgroup's column chunks (global chunk wg_n * (KT_WG_N /
+// KT_STORE_CHUNK) + i of the tile, rows wg_m * KT_WG_M on) and stores them itself. Edge tiles
+// too (`interior` false): their elements outside M x N are left unfinished (C and the bias are
+// not read there) and the TMA unit clips them, where the stores straight from the accumulators
+// bounds-checked every pair.
 static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& p, const Kt90Smem& s,
                                                          const Kt90Consumer& c, int batch, int tile_m, int tile_n,
-                                                         long long row0, long long col0,
+                                                         bool interior, long long row0, long long col0,
                                                          float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending,
                                                          int& staging_slot) {
-  const int named_barrier = kt90_staging_barrier(c);
-  const kt_u32 buffer = kt90_staging_buffer(s, c, bulk_pending, staging_slot);
+  const kt_u32 buffer = kt90_warp_staging_buffer(s, c, bulk_pending, staging_slot);
   const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
-#if KT_TMA_STORE
-  // This warpgroup's column chunks: global chunk wg_n * (KT_WG_N / KT_STORE_CHUNK) + i of the
-  // tile, rows wg_m * KT_WG_M on.
   const kt_u32 chunk0 = buffer + (c.wg_n * (KT_WG_N / KT_STORE_CHUNK) * KT_TILE_M + c.wg_m * KT_WG_M) * KT_CHUNK_ROW_BYTES;
   if (plain)
     kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, chunk0, c.warp, c.lane);
-  else
+  else if (interior)
     kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, chunk0, c.warp, c.lane);
+  else
+    kt90_stage_tile_swizzled<false, true>(p, batch, row0, col0, acc, chunk0, c.warp, c.lane);
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-  if (c.t == 0) {
-#pragma unroll
-    for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i)
-      kt_tma_store_3d(p.tma_d, chunk0 + i * (KT_TILE_M * KT_CHUNK_ROW_BYTES),
-                      tile_n * KT_TILE_N + c.wg_n * KT_WG_N + KT_STORE_CHUNK * i, tile_m * KT_TILE_M + c.wg_m * KT_WG_M,
-                      batch);
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  __syncwarp();
+  if (c.lane == 0) {
+    kt90_warp_tma_stores(p, batch, chunk0 + c.warp * KT_STORE_ROWS * KT_CHUNK_ROW_BYTES, KT_TILE_M * KT_CHUNK_ROW_BYTES,
+                         static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M + c.warp * KT_STORE_ROWS,
+                         static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N, -1);
     bulk_pending = true;
   }
+}
 #else
+// A whole tile inside D with 16-byte rows, through a staging buffer: one bulk copy per row.
+// `bulk_pending`: this thread has bulk stores in flight; `staging_slot`: the buffer the next tile
+// uses (not pingpong).
+static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& p, const Kt90Smem& s,
+                                                         const Kt90Consumer& c, int batch, int tile_m, int tile_n,
+                                                         bool interior, long long row0, long long col0,
+                                                         float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending,
+                                                         int& staging_slot) {
+  (void)interior;  // interior tiles only (the caller)
+  const int named_barrier = kt90_staging_barrier(c);
+  const kt_u32 buffer = kt90_staging_buffer(s, c, bulk_pending, staging_slot);
+  const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
   // stmatrix: lane l gives the row address of row l % 8 of 8x8 matrix l / 8, the matrices
   // being (block j, rows 0-7), (j, 8-15), (j + 1, 0-7), (j + 1, 8-15) of this warp's 16 rows.
   const int quad = c.lane / 8;
@@ -1397,35 +1457,37 @@ static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& 
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
     bulk_pending = true;
   }
-#endif
 }
+#endif
 #endif
 
 #if KT_CHUNK_STORE
-// A whole tile inside D with 16-byte rows, chunk by chunk through this warpgroup's own chunk
-// buffer (chunked staging): thread 0 (which issued the stores) waits until the last one has
-// read the buffer, the barrier tells the others.
+// A tile of D with 16-byte rows, chunk by chunk through this warpgroup's own chunk buffer
+// (chunked staging): each warp stages its rows of the chunk and stores them itself (as
+// kt90_store_staged), its lane 0 first waiting until its store of the previous chunk has read
+// the buffer. Edge tiles too (`interior` false; the TMA unit clips them).
 static __device__ __forceinline__ void kt90_store_chunked(const KtuneGemmParams& p, const Kt90Smem& s,
                                                           const Kt90Consumer& c, int batch, int tile_m, int tile_n,
-                                                          long long row0, long long col0,
+                                                          bool interior, long long row0, long long col0,
                                                           float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending) {
-  const int named_barrier = 2 + c.index;
   const kt_u32 buffer = s.staging + c.index * KT_CHUNK_BYTES;
   const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
 #pragma unroll
   for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i) {
     if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-    asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+    __syncwarp();
     if (plain)
       kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, buffer, c.warp, c.lane, i);
-    else
+    else if (interior)
       kt90_stage_tile_swizzled<false>(p, batch, row0, col0, acc, buffer, c.warp, c.lane, i);
+    else
+      kt90_stage_tile_swizzled<false, true>(p, batch, row0, col0, acc, buffer, c.warp, c.lane, i);
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
-    if (c.t == 0) {
-      kt_tma_store_3d(p.tma_d, buffer, tile_n * KT_TILE_N + c.wg_n * KT_WG_N + KT_STORE_CHUNK * i,
-                      tile_m * KT_TILE_M + c.wg_m * KT_WG_M, batch);
-      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    __syncwarp();
+    if (c.lane == 0) {
+      kt90_warp_tma_stores(p, batch, buffer + c.warp * KT_STORE_ROWS * KT_CHUNK_ROW_BYTES, 0,
+                           static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M + c.warp * KT_STORE_ROWS,
+                           static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N, i);
       bulk_pending = true;
     }
   }
@@ -1478,6 +1540,7 @@ static __device__ __forceinline__ void kt90_store_swapped_rows(const KtuneGemmPa
 }
 #endif
 
+#if !KT_TMA_STORE
 // A tile straight from the accumulators. Inside D with even row and batch strides: no bounds
 // checks, and one 4- or 8-byte store per pair from a pointer the compiler can step with
 // immediates; otherwise pair by pair with bounds checks (and, swapped, transposed).
@@ -1534,6 +1597,7 @@ static __device__ __forceinline__ void kt90_store_direct(const KtuneGemmParams& 
       kt_finish_pair(p, batch, row0 + mi * 64 + 8, col0 + 8 * j, acc[mi][4 * j + 2], acc[mi][4 * j + 3]);
     }
 }
+#endif
 
 #if KT_K_CLUSTER > 1
 // Split-K inside a cluster (KT_K_CLUSTER): this CTA's partial tile (its K slice) goes into its
@@ -1609,7 +1673,10 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
   c.wg_n = c.index % KT_SUBGROUP_N;
 #endif
   c.t = static_cast<int>(threadIdx.x) % 128;
-  c.warp = c.t / 32;
+  // Broadcast like the warpgroup index: a value the compiler knows to be warp-uniform, so that
+  // each warp's TMA stores (kt90_warp_tma_stores) take their operands in uniform registers
+  // instead of a loop over the lanes' distinct values.
+  c.warp = __shfl_sync(0xffffffffu, c.t / 32, 0);
   c.lane = c.t % 32;
 
   // Descriptor addresses of this warpgroup's operand pieces inside a stage, and how they move
@@ -1772,17 +1839,20 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
 #endif
     const bool interior =
         (tile_m + 1) * static_cast<long long>(KT_TILE_M) <= p.m && (tile_n + 1) * static_cast<long long>(KT_TILE_N) <= p.n;
+    // D's rows and batch entries on 16 bytes: what TMA and bulk copies can write.
+    const bool rows_16b =
+        (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0;
+    (void)rows_16b;
 #if KT_CHUNK_STORE
-    if (interior && (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0) {
-      kt90_store_chunked(p, s, c, batch, tile_m, tile_n, row0, col0, acc, bulk_pending);
+    if (rows_16b) {
+      kt90_store_chunked(p, s, c, batch, tile_m, tile_n, interior, row0, col0, acc, bulk_pending);
       continue;
     }
 #endif
 #if KT_STAGED_STORES
-    const bool rows_16b =
-        (((p.ldd | p.batch_stride_d) * KT_OUT_BYTES) & 15) == 0 && (reinterpret_cast<kt_u64>(p.d) & 15) == 0;
-    if (interior && rows_16b) {
-      kt90_store_staged(p, s, c, batch, tile_m, tile_n, row0, col0, acc, bulk_pending, staging_slot);
+    // TMA stores clip edge tiles; the bulk row copies take whole tiles only.
+    if (rows_16b && (KT_TMA_STORE || interior)) {
+      kt90_store_staged(p, s, c, batch, tile_m, tile_n, interior, row0, col0, acc, bulk_pending, staging_slot);
       continue;
     }
     if (!rows_16b) {
@@ -1790,7 +1860,10 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
       continue;
     }
 #endif
+#if !KT_TMA_STORE
+    // Staged TMA kernels never get here (both cases above): their code holds no direct stores.
     kt90_store_direct(p, batch, interior, row0, col0, acc);
+#endif
   }
 #if KT_BULK_STORES
   // Only until the stores have read the staging buffer, which must outlive them (CUTLASS's store
