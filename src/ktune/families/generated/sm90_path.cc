@@ -422,14 +422,14 @@ void sm90_encode_tensor_maps(KtuneGemmParams& params, const GeneratedKnobs& knob
   };
   if (sm90_tma_store(knobs, problem) && params.d != nullptr &&
       (((params.ldd | params.batch_stride_d) * 2) & 15) == 0 && (reinterpret_cast<std::uintptr_t>(params.d) & 15) == 0) {
-    // D: boxes of one warp's 16 rows of an accumulator atom (the kernel's KT_STORE_ROWS: each
-    // warp stores what it staged) and 64 columns (128-byte swizzle), or 32 (64-byte swizzle)
+    // D: boxes of one warpgroup's rows and 64 columns (128-byte swizzle), or 32 (64-byte swizzle)
     // where the warpgroup's piece is not whole 64-column chunks: the kernel's KT_STORE_CHUNK.
     const bool wide_chunks = (knobs.tile_n / std::max(1, knobs.subgroup_n)) % 64 == 0;
     const std::uint64_t dims[3] = {static_cast<std::uint64_t>(params.n), static_cast<std::uint64_t>(params.m), batch};
     const long long d_batch = batch > 1 ? params.batch_stride_d : params.ldd * params.m;
     const std::uint64_t strides[2] = {static_cast<std::uint64_t>(params.ldd * 2), static_cast<std::uint64_t>(d_batch * 2)};
-    const std::uint32_t box[3] = {wide_chunks ? 64u : 32u, kSm90StoreRows, 1};
+    const std::uint32_t box[3] = {wide_chunks ? 64u : 32u,
+                                  static_cast<std::uint32_t>(knobs.tile_m / std::max(1, knobs.subgroup_m)), 1};
     const std::uint32_t element_strides[3] = {1, 1, 1};
     const int result = encode(params.tma_d, problem.out_type == 1 ? kTensorMapBfloat16 : kTensorMapFloat16, 3, params.d,
                               dims, strides, box, element_strides, kTensorMapInterleaveNone,

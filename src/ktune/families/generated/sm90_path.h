@@ -24,9 +24,6 @@ inline constexpr int kSm90MaxDynamicSharedBytes = 232448;  // 227 KB per CTA (op
 inline constexpr int kSm90SharedBytesPerSm = 233472;       // 228 KB per SM
 inline constexpr int kSm90SharedReservedPerCta = 1024;     // the driver's per-CTA reservation
 inline constexpr int kSm90ProducerRegisters = 40;
-// Rows of a TMA store box of D: one warp's 16 rows of an accumulator atom (KT_STORE_ROWS in
-// gemm_sm90.cuh; each warp stores the rows it staged).
-inline constexpr unsigned kSm90StoreRows = 16;
 
 // Registers per thread the kernel starts with (the __launch_bounds__ share, as ptxas assigns it
 // when the code uses setmaxnreg), and what each consumer thread holds after setmaxnreg.inc

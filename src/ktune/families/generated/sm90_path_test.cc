@@ -659,8 +659,8 @@ TEST(Sm90Path, TensorMapsOfFp8AndTf32CountTheirElementBytes) {
   EXPECT_EQ(encode_calls[1].strides[0], 8000u);
 }
 
-// Staged 16-bit tiles leave by TMA stores: a map of D with 64-column boxes of one warp's 16 rows
-// (each warp stores what it staged), 128-byte swizzle, when D's rows are 16-byte aligned; none for f32 outputs, tiles whose
+// Staged 16-bit tiles leave by TMA stores: a map of D with 64-column boxes of one warpgroup's
+// rows, 128-byte swizzle, when D's rows are 16-byte aligned; none for f32 outputs, tiles whose
 // warpgroup columns are not whole 64-column chunks, or misaligned rows.
 TEST(Sm90Path, StagedTilesStoreByTmaThroughAMapOfD) {
   alignas(16) static unsigned char a[16], b[16], d[16];
@@ -683,7 +683,7 @@ TEST(Sm90Path, StagedTilesStoreByTmaThroughAMapOfD) {
   EXPECT_EQ(md.dims[1], 4096u);
   EXPECT_EQ(md.strides[0], 16384u * 2);
   EXPECT_EQ(md.box[0], 64u);
-  EXPECT_EQ(md.box[1], 16u);  // one warp's rows of an accumulator atom
+  EXPECT_EQ(md.box[1], 128u);  // one warpgroup's rows (256 / 2)
   EXPECT_EQ(md.swizzle, 3);
   EXPECT_EQ(p.tma_d[0], 0xAB);
   encode_calls.clear();
@@ -702,7 +702,7 @@ TEST(Sm90Path, StagedTilesStoreByTmaThroughAMapOfD) {
   sm90_encode_tensor_maps(p, square, t, &fake_encode);
   ASSERT_EQ(encode_calls.size(), 3u);
   EXPECT_EQ(encode_calls[0].box[0], 32u);
-  EXPECT_EQ(encode_calls[0].box[1], 16u);
+  EXPECT_EQ(encode_calls[0].box[1], 192u);
   EXPECT_EQ(encode_calls[0].swizzle, 2);
 }
 

@@ -683,31 +683,25 @@ __device__ __forceinline__ void kt_tma_store_3d(const void* tensor_map, kt_u32 s
                "r"(src), "r"(c0), "r"(c1), "r"(c2)
                : "memory");
 }
-// Rows of one TMA store of D: a warp's 16 rows of an accumulator atom (its stmatrix rows), so that
-// each warp stores what it staged as soon as it has staged it, with no warpgroup barrier between
-// its stmatrix and its stores. The host's map of D has boxes of this many rows
-// (kSm90StoreRows, sm90_path.cc). With one store per warpgroup and chunk after a barrier of all
-// four warps, the last CTAs of 2048x2048x96 (one tile each) spent a fifth of their stall samples
-// with the storing warp waiting for its stores at exit (Nsight Compute, H200, session 38).
-#define KT_STORE_ROWS 16
-// This warp's TMA stores of its staged rows: chunk `chunk` (or every chunk, chunk < 0) of each of
-// its KT_M_ATOMS 16-row stripes; the stripe of atom mi, chunk i lies at `stripe0` +
-// i * chunk_stride + mi * 64 rows. Issued by lane 0 after the warp's stmatrix and proxy fence, as
-// one bulk group. Stripes that start outside D are skipped; the rest are clipped by the TMA unit
-// (edge tiles), which writes nothing outside the map's M x N.
-__device__ __forceinline__ void kt90_warp_tma_stores(const KtuneGemmParams& p, int batch, kt_u32 stripe0,
-                                                     kt_u32 chunk_stride, long long grow0, long long gcol0,
-                                                     int chunk) {
-#pragma unroll
-  for (int mi = 0; mi < KT_M_ATOMS; ++mi)
+// This warpgroup's TMA stores of its staged piece: chunk `chunk` (or every chunk, chunk < 0),
+// each a box of the warpgroup's KT_WG_M rows at `chunk0` + i * chunk_stride (the host's map of D
+// has boxes of that many rows, sm90_encode_tensor_maps), as one bulk group, issued by one thread
+// after the warpgroup's barrier. Chunks that start outside D are skipped; the rest are clipped by
+// the TMA unit (edge tiles), which writes nothing outside the map's M x N. One box per warp (16
+// rows, no warpgroup barrier) issued four times the stores and ran 1-6% slower on persistent
+// kernels of several tiles per CTA (bmm 32x512x512x64, 65536x128x512; H200, session 38).
+__device__ __forceinline__ void kt90_tma_stores(const KtuneGemmParams& p, int batch, kt_u32 chunk0, kt_u32 chunk_stride,
+                                                long long grow0, long long gcol0, int chunk) {
+  if (grow0 < p.m) {
 #pragma unroll
     for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i) {
       if (chunk >= 0 && i != chunk) continue;
-      const long long row = grow0 + mi * 64, col = gcol0 + KT_STORE_CHUNK * i;
-      if (row < p.m && col < p.n)
-        kt_tma_store_3d(p.tma_d, stripe0 + (chunk >= 0 ? 0 : i * chunk_stride) + mi * 64 * KT_CHUNK_ROW_BYTES,
-                        static_cast<int>(col), static_cast<int>(row), batch);
+      const long long col = gcol0 + KT_STORE_CHUNK * i;
+      if (col < p.n)
+        kt_tma_store_3d(p.tma_d, chunk0 + (chunk >= 0 ? 0 : i * chunk_stride), static_cast<int>(col),
+                        static_cast<int>(grow0), batch);
     }
+  }
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 #endif
@@ -1370,38 +1364,19 @@ static __device__ __forceinline__ void kt90_store_staged_rows(const KtuneGemmPar
 }
 
 #if KT_TMA_STORE
-// The staging buffer of this warp's next tile, once free: each warp stages and stores only its
-// own rows (kt90_warp_tma_stores), so its lane 0's stores that last read this buffer (KT_STAGING
-// tiles ago; pingpong: its own buffer, the previous tile) must be done reading it, and the other
-// lanes wait for that at the warp barrier; no warpgroup barrier.
-static __device__ __forceinline__ kt_u32 kt90_warp_staging_buffer(const Kt90Smem& s, const Kt90Consumer& c,
-                                                                  bool bulk_pending, int& staging_slot) {
-#if KT_PINGPONG
-  (void)staging_slot;
-  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-  __syncwarp();
-  return s.staging + c.index * KT_STAGING_BYTES;
-#else
-  if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(KT_STAGING - 1) : "memory");
-  __syncwarp();
-  const kt_u32 buffer = s.staging + staging_slot * KT_STAGING_BYTES;
-  staging_slot = staging_slot + 1 == KT_STAGING ? 0 : staging_slot + 1;
-  return buffer;
-#endif
-}
-
-// A tile of D with 16-byte rows through a staging buffer in the TMA box's layout: each warp
-// stages its rows of this warpgroup's column chunks (global chunk wg_n * (KT_WG_N /
-// KT_STORE_CHUNK) + i of the tile, rows wg_m * KT_WG_M on) and stores them itself. Edge tiles
-// too (`interior` false): their elements outside M x N are left unfinished (C and the bias are
-// not read there) and the TMA unit clips them, where the stores straight from the accumulators
-// bounds-checked every pair.
+// A tile of D with 16-byte rows through a staging buffer in the TMA box's layout: this
+// warpgroup's column chunks (global chunk wg_n * (KT_WG_N / KT_STORE_CHUNK) + i of the tile,
+// rows wg_m * KT_WG_M on), stored by TMA. Edge tiles too (`interior` false): their elements
+// outside M x N are left unfinished (C and the bias are not read there) and the TMA unit clips
+// them, where the stores straight from the accumulators bounds-checked every pair
+// (odd_1000x1000x1000 1.046x, odd_3000x3000x3000 1.026x as fast, same kernels; H200, session 38).
 static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& p, const Kt90Smem& s,
                                                          const Kt90Consumer& c, int batch, int tile_m, int tile_n,
                                                          bool interior, long long row0, long long col0,
                                                          float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending,
                                                          int& staging_slot) {
-  const kt_u32 buffer = kt90_warp_staging_buffer(s, c, bulk_pending, staging_slot);
+  const int named_barrier = kt90_staging_barrier(c);
+  const kt_u32 buffer = kt90_staging_buffer(s, c, bulk_pending, staging_slot);
   const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
   const kt_u32 chunk0 = buffer + (c.wg_n * (KT_WG_N / KT_STORE_CHUNK) * KT_TILE_M + c.wg_m * KT_WG_M) * KT_CHUNK_ROW_BYTES;
   if (plain)
@@ -1411,11 +1386,11 @@ static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& 
   else
     kt90_stage_tile_swizzled<false, true>(p, batch, row0, col0, acc, chunk0, c.warp, c.lane);
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncwarp();
-  if (c.lane == 0) {
-    kt90_warp_tma_stores(p, batch, chunk0 + c.warp * KT_STORE_ROWS * KT_CHUNK_ROW_BYTES, KT_TILE_M * KT_CHUNK_ROW_BYTES,
-                         static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M + c.warp * KT_STORE_ROWS,
-                         static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N, -1);
+  asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+  if (c.t == 0) {
+    kt90_tma_stores(p, batch, chunk0, KT_TILE_M * KT_CHUNK_ROW_BYTES,
+                    static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M,
+                    static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N, -1);
     bulk_pending = true;
   }
 }
@@ -1463,19 +1438,20 @@ static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& 
 
 #if KT_CHUNK_STORE
 // A tile of D with 16-byte rows, chunk by chunk through this warpgroup's own chunk buffer
-// (chunked staging): each warp stages its rows of the chunk and stores them itself (as
-// kt90_store_staged), its lane 0 first waiting until its store of the previous chunk has read
-// the buffer. Edge tiles too (`interior` false; the TMA unit clips them).
+// (chunked staging): thread 0 (which issued the stores) waits until the last one has read the
+// buffer, the barrier tells the others. Edge tiles too (`interior` false; the TMA unit clips
+// them).
 static __device__ __forceinline__ void kt90_store_chunked(const KtuneGemmParams& p, const Kt90Smem& s,
                                                           const Kt90Consumer& c, int batch, int tile_m, int tile_n,
                                                           bool interior, long long row0, long long col0,
                                                           float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending) {
+  const int named_barrier = 2 + c.index;
   const kt_u32 buffer = s.staging + c.index * KT_CHUNK_BYTES;
   const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
 #pragma unroll
   for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i) {
     if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-    __syncwarp();
+    asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
     if (plain)
       kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, buffer, c.warp, c.lane, i);
     else if (interior)
@@ -1483,11 +1459,10 @@ static __device__ __forceinline__ void kt90_store_chunked(const KtuneGemmParams&
     else
       kt90_stage_tile_swizzled<false, true>(p, batch, row0, col0, acc, buffer, c.warp, c.lane, i);
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncwarp();
-    if (c.lane == 0) {
-      kt90_warp_tma_stores(p, batch, buffer + c.warp * KT_STORE_ROWS * KT_CHUNK_ROW_BYTES, 0,
-                           static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M + c.warp * KT_STORE_ROWS,
-                           static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N, i);
+    asm volatile("bar.sync %0, 128;" ::"r"(named_barrier) : "memory");
+    if (c.t == 0) {
+      kt90_tma_stores(p, batch, buffer, 0, static_cast<long long>(tile_m) * KT_TILE_M + c.wg_m * KT_WG_M,
+                      static_cast<long long>(tile_n) * KT_TILE_N + c.wg_n * KT_WG_N, i);
       bulk_pending = true;
     }
   }
@@ -1673,10 +1648,7 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
   c.wg_n = c.index % KT_SUBGROUP_N;
 #endif
   c.t = static_cast<int>(threadIdx.x) % 128;
-  // Broadcast like the warpgroup index: a value the compiler knows to be warp-uniform, so that
-  // each warp's TMA stores (kt90_warp_tma_stores) take their operands in uniform registers
-  // instead of a loop over the lanes' distinct values.
-  c.warp = __shfl_sync(0xffffffffu, c.t / 32, 0);
+  c.warp = c.t / 32;
   c.lane = c.t % 32;
 
   // Descriptor addresses of this warpgroup's operand pieces inside a stage, and how they move
