@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "ktune/families/generated/repack.h"
 #include "ktune/families/generated/sm80_path.h"
 #include "ktune/families/generated/sm90_path.h"
 
@@ -285,6 +286,7 @@ nlohmann::json ModelEstimate::to_json() const {
           {"repack_seconds", repack_seconds},
           {"waves", waves},
           {"tile_utilisation", tile_utilisation},
+          {"register_a_columns", register_a_columns},
           {"overlap_seconds", overlap_seconds},
           {"loaded_ring_seconds", loaded_ring_seconds}};
 }
@@ -420,6 +422,8 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   // runs from 1.070 to 1.063 without dropping any recorded best from the selection
   // (ktune_model_replay); 20% did drop some.
   if (k.split_reduce) e.seconds *= 1.1;
+  if (k.path == KernelPath::Wgmma && t.in_type == 3 && !sm90_read_traits(t).a_k_contiguous)
+    e.register_a_columns = k.tile_n / std::max(1, k.subgroup_n);
   // Memory-bound problems tie at unique bytes / HBM for every kernel (see select_candidates).
   auto p4 = [](double x) { return x * x * x * x; };
   if (e.memory_seconds >= std::max({e.compute_seconds, e.l2_seconds, latency, serial}))
@@ -504,9 +508,25 @@ void consider_mid_m_swaps(const ProblemTraits& traits, Consider&& consider) {
 }
 }  // namespace
 
+// Still tied: A fragments loaded by the threads (register_a_columns) feeding wider wgmmas first.
+// tf32 nn 4096^3 swapped, whose 128x256 (two warpgroups of 64x256), 128x256 (of 128x128) and
+// 256x128 tiles all tie: 64x256 atoms with 4 stages ran 368.6 and 382.1 us against 397.1 and
+// 400.6 for the 64x128 ones of the usual pick (cuBLASLt's tf32 kernel there is 128x256 in two
+// warpgroups too, with half the shared-memory loads of that pick; H200, session 38, do_bench, one
+// order and its reverse), and the wider one had not been among the measured.
+// Kernels the space and the refinement leave out although rejects() allows them: with A read
+// into registers, consumer warpgroups side by side along N each load the same A fragments, twice
+// the loads per flop of warpgroups stacked along M. tf32 nn 4096^3 swapped, 128x256 tiles: two
+// warpgroups of 128x128 ran 454.1 and 481.0 us (unpaired, paired), two of 64x256 384.6 (H200,
+// session 37).
+namespace {
+bool left_out(const RankedKnobs& r) { return r.estimate.register_a_columns > 0 && r.knobs.subgroup_n > 1; }
+}  // namespace
+
 bool ranks_before(const RankedKnobs& a, const RankedKnobs& b) {
   if (a.estimate.seconds != b.estimate.seconds) return a.estimate.seconds < b.estimate.seconds;
-  return tie_key(a) < tie_key(b);
+  if (tie_key(a) != tie_key(b)) return tie_key(a) < tie_key(b);
+  return a.estimate.register_a_columns > b.estimate.register_a_columns;
 }
 
 std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
@@ -529,8 +549,10 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
       if (reason_counts[head]++ == 0 && local.rejection_examples.size() < 8) local.rejection_examples.push_back(*reason);
       return;
     }
+    RankedKnobs ranked_knobs{k, estimate(k, traits, device)};
+    if (left_out(ranked_knobs)) return;
     ++local.valid;
-    ranked.push_back({k, estimate(k, traits, device)});
+    ranked.push_back(ranked_knobs);
   };
   // A persistent split kernel again with only its last round's tiles split, where that round
   // is partial and its slices fit in one round.
@@ -894,7 +916,8 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
       if (rejects(k, traits, device)) continue;
       if (std::find_if(ranked.begin(), ranked.end(), [&](const RankedKnobs& r) { return r.knobs == k; }) != ranked.end())
         continue;
-      ranked.push_back({k, estimate(k, traits, device)});
+      RankedKnobs step_knobs{k, estimate(k, traits, device)};
+      if (!left_out(step_knobs)) ranked.push_back(step_knobs);
     }
     std::stable_sort(ranked.begin(), ranked.end(), ranks_before);
     per_seed.push_back(std::move(ranked));

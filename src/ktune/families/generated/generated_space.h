@@ -46,6 +46,11 @@ struct ModelEstimate {
   // assumes 1): where this exceeds `seconds` the ring of stages may bind after all, and a
   // deeper ring is ranked first among kernels whose `seconds` tie (see rank_space).
   double loaded_ring_seconds = 0;
+  // A read into registers (tf32 with an M-contiguous kernel A, KT_A_REGS): the columns one A
+  // fragment feeds, the warpgroup's width; 0 elsewhere. Among kernels whose estimates tie, the
+  // wider ranks first (ranks_before): each fragment is loaded from shared memory by the threads
+  // themselves, and half the loads per flop keep the tensor cores fed better.
+  int register_a_columns = 0;
   nlohmann::json to_json() const;
 };
 
@@ -98,7 +103,8 @@ struct SpaceSummary {
 };
 
 // The model's order: the smaller estimate first; where estimates tie, the kernel whose ring of
-// stages binds less at a loaded HBM's latency (loaded_ring_seconds), else neither.
+// stages binds less at a loaded HBM's latency (loaded_ring_seconds), then the wider A fragment
+// (register_a_columns), else neither.
 bool ranks_before(const RankedKnobs& a, const RankedKnobs& b);
 
 // Every valid combination, best model estimate first.

@@ -320,6 +320,56 @@ TEST(GeneratedSwapAB, Tf32WithAnNContiguousBSwapsAtEveryTiling) {
   for (const RankedKnobs& r : rank_space(nn, h100(), options)) EXPECT_FALSE(r.knobs.swap_ab);
 }
 
+// A read into registers (tf32 swapped nn: the kernel's A is B^T, M-contiguous): consumer
+// warpgroups stack along M only (side by side along N each would load the same A fragments),
+// estimates that tie go to the wider warpgroup, and the 4-stage 128x256 tile of two 64x256
+// warpgroups is among the measured (it beat the usual 256x128 pick by 4-7%; H200, session 38).
+// Kernels that read both operands from shared memory keep both arrangements.
+TEST(GeneratedSpace, RegisterAKernelsStackTheirWarpgroupsAlongM) {
+  const ProblemTraits nn = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "nn"));
+  SpaceOptions options;
+  options.max_candidates = 20;
+  const std::vector<RankedKnobs> ranked = rank_space(nn, h100(), options);
+  ASSERT_FALSE(ranked.empty());
+  bool any_register_a = false;
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const RankedKnobs& r = ranked[i];
+    if (r.estimate.register_a_columns == 0) continue;
+    any_register_a = true;
+    EXPECT_TRUE(r.knobs.swap_ab);
+    EXPECT_EQ(r.knobs.subgroup_n, 1) << r.knobs.tile_m << "x" << r.knobs.tile_n;
+    EXPECT_EQ(r.estimate.register_a_columns, r.knobs.tile_n);
+    if (i > 0 && ranked[i - 1].estimate.seconds == r.estimate.seconds &&
+        ranked[i - 1].estimate.loaded_ring_seconds == r.estimate.loaded_ring_seconds) {
+      EXPECT_GE(ranked[i - 1].estimate.register_a_columns, r.estimate.register_a_columns);
+    }
+  }
+  EXPECT_TRUE(any_register_a);
+  const std::vector<RankedKnobs> chosen = select_candidates(nn, h100(), options);
+  EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), [](const RankedKnobs& r) {
+    return r.knobs.swap_ab && r.knobs.tile_m == 128 && r.knobs.tile_n == 256 && r.knobs.subgroup_m == 2 &&
+           r.knobs.stages == 4;
+  }));
+  // Unswapped kernels (B copied K-major first) read A from shared memory: both arrangements.
+  bool stacked = false, side_by_side = false;
+  for (const RankedKnobs& r : ranked) {
+    if (r.knobs.swap_ab || r.knobs.tile_m != 128 || r.knobs.tile_n != 256) continue;
+    EXPECT_EQ(r.estimate.register_a_columns, 0);
+    stacked = stacked || r.knobs.subgroup_n == 1;
+    side_by_side = side_by_side || r.knobs.subgroup_n == 2;
+  }
+  EXPECT_TRUE(stacked);
+  EXPECT_TRUE(side_by_side);
+  // The same arrangement step from a stacked seed is not offered for register A.
+  GeneratedKnobs seed = chosen.front().knobs;
+  ASSERT_GT(chosen.front().estimate.register_a_columns, 0);
+  for (const RankedKnobs& r : neighbours({seed}, {seed}, nn, h100(), 40)) {
+    if (r.estimate.register_a_columns > 0) {
+      EXPECT_EQ(r.knobs.subgroup_n, 1);
+    }
+  }
+}
+
 // fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
 // charges their tensor rate (fp8 twice f16's, tf32 half).
 // The model sizes an fp8 kernel's shared memory in fp8 bytes: a 128x256 tile with 128-deep K
