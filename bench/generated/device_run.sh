@@ -11,6 +11,9 @@
 #                                    shapes (bench/generated/ncu_compare.py), exported as the raw
 #                                    metrics and the per-instruction source page (SASS with the
 #                                    instructions executed and the stall samples at every address)
+#   PROBES="REPORT|SHAPE|CONFIGS ..."  bench/generated/pair_probe.py on each triple (a tune gemm report or
+#                                    --dry-run of SHAPE, a JSON list of generated configurations), with
+#                                    torch.matmul before and after (probe<i>.json)
 #   SUITES="args;args..."            bench/gemm_suite40.py once per ';'-separated argument list
 #                                    (suite<i>.json), each under SUITE_TIMEOUT (default 560)
 #   COMPARE="ARGS"                   in the suites: the same binary with ARGS as --compare-ktune
@@ -62,6 +65,16 @@ if [ -n "${NCU_SHAPES:-}" ]; then
   xz -T4 -6 "$OUT/ncu_source.csv"
   xz -T4 -6 -c /tmp/rep.ncu-rep > "$OUT/rep.ncu-rep.xz"
 fi
+
+i=0
+for probe in ${PROBES:-}; do
+  i=$((i+1))
+  IFS='|' read -r report shape configs <<< "$probe"
+  PYTHONPATH=python:bench KTUNE_GEMM_LIB=/tmp/lib/libktune_gemm.so timeout "${PROBE_TIMEOUT:-120}" \
+    python3 bench/generated/pair_probe.py "$report" --shape "$shape" --select "file:$configs" --torch \
+    --out "$OUT/probe$i.json" > "$OUT/probe$i.log" 2>&1
+  echo "probe $i ($shape) rc=$?"; cut -c1-160 "$OUT/probe$i.log" | tail -12
+done
 
 i=0
 IFS=';' read -ra LISTS <<< "${SUITES:-}"
