@@ -11,6 +11,11 @@
 #                                    shapes (bench/generated/ncu_compare.py), exported as the raw
 #                                    metrics and the per-instruction source page (SASS with the
 #                                    instructions executed and the stall samples at every address)
+#   NCU_PLAN=configs.json            the same Nsight Compute step on a written plan instead of tuned
+#                                    configurations (ncu_compare.py's format: shape, problem, configs)
+#   NCU_METRICS="m1,m2,..."          only these metrics (a few passes) instead of the full set and
+#                                    its source page
+#   RUN_FIRST="command"              a command run before everything else (e.g. a carried probe binary)
 #   PROBES="REPORT|SHAPE|CONFIGS ..."  bench/generated/pair_probe.py on each triple (a tune gemm report or
 #                                    --dry-run of SHAPE, a JSON list of generated configurations), with
 #                                    torch.matmul before and after (probe<i>.json)
@@ -37,6 +42,11 @@ fi
 gpu_state() { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader >> "$OUT/gpu.csv"; }
 echo "name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw" > "$OUT/gpu.csv"; gpu_state
 
+if [ -n "${RUN_FIRST:-}" ]; then
+  bash -c "$RUN_FIRST" > "$OUT/run_first.log" 2>&1
+  echo "run_first rc=$?"; tail -5 "$OUT/run_first.log"
+fi
+
 for spec in ${TESTS:-}; do  # name or name:gtest-filter
   t=${spec%%:*}; f=${spec#*:}; [ "$f" = "$spec" ] && f='*'
   x "$C/$t.xz" "/tmp/$t"
@@ -46,23 +56,29 @@ for spec in ${TESTS:-}; do  # name or name:gtest-filter
   grep -E "^\[  (FAILED|PASSED)|^\[  SKIPPED|Failure" "$OUT/$t.log" | head -20
 done
 
-if [ -n "${NCU_SHAPES:-}" ]; then
+if [ -n "${NCU_SHAPES:-}" ] || [ -n "${NCU_PLAN:-}" ]; then
   export PYTHONPATH=python:bench KTUNE_GEMM_LIB=/tmp/lib/libktune_gemm.so
   NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu)
+  if [ -n "${NCU_PLAN:-}" ]; then
+    cp "$NCU_PLAN" "$OUT/configs.json"
+  else
+    # shellcheck disable=SC2086
+    timeout 200 python3 bench/generated/ncu_compare.py tune --ktune /tmp/ktune_a ${NCU_TUNE_ARGS:-} --shapes $NCU_SHAPES \
+      --out "$OUT/configs.json" > "$OUT/ncu_tune.log" 2>&1
+    echo "ncu tune rc=$?"
+  fi
+  SET="--set full"
+  [ -n "${NCU_METRICS:-}" ] && SET="--metrics $NCU_METRICS"
   # shellcheck disable=SC2086
-  timeout 200 python3 bench/generated/ncu_compare.py tune --ktune /tmp/ktune_a ${NCU_TUNE_ARGS:-} --shapes $NCU_SHAPES \
-    --out "$OUT/configs.json" > "$OUT/ncu_tune.log" 2>&1
-  echo "ncu tune rc=$?"
-  timeout "${NCU_TIMEOUT:-300}" "$NCU" --set full --clock-control none --import-source no --target-processes application-only --nvtx \
+  timeout "${NCU_TIMEOUT:-300}" "$NCU" $SET --clock-control none --import-source no --target-processes application-only --nvtx \
     --print-summary none -f -o /tmp/rep python3 bench/generated/ncu_compare.py run "$OUT/configs.json" \
     --ktune /tmp/ktune_a > "$OUT/ncu.log" 2>&1
   echo "ncu rc=$?"; tail -3 "$OUT/ncu.log"
   "$NCU" --import /tmp/rep.ncu-rep --csv --page raw --print-nvtx-rename kernel > "$OUT/ncu_raw.csv" 2> "$OUT/ncu_export.err"
   # One SASS listing per profiled launch: address, source, instructions executed, stall samples.
-  "$NCU" --import /tmp/rep.ncu-rep --csv --page source --print-source sass --print-nvtx-rename kernel \
+  [ -z "${NCU_METRICS:-}" ] && "$NCU" --import /tmp/rep.ncu-rep --csv --page source --print-source sass --print-nvtx-rename kernel \
     > "$OUT/ncu_source.csv" 2>> "$OUT/ncu_export.err"
-  echo "source export rc=$? $(wc -c < "$OUT/ncu_source.csv") bytes"
-  xz -T4 -6 "$OUT/ncu_source.csv"
+  [ -f "$OUT/ncu_source.csv" ] && echo "source export $(wc -c < "$OUT/ncu_source.csv") bytes" && xz -T4 -6 "$OUT/ncu_source.csv"
   xz -T4 -6 -c /tmp/rep.ncu-rep > "$OUT/rep.ncu-rep.xz"
 fi
 
