@@ -177,6 +177,24 @@ constexpr std::pair<int, int> kClusterShapes[] = {{2, 1}, {1, 2}};
 
 bool co_resident(const GeneratedKnobs& k) { return k.min_blocks_per_sm > 1; }
 
+// The rasterisation group for a kernel without a cluster. A plain launch fills one GPC with
+// about 16 consecutive CTAs, and the L2 request coalescer merges the reads of CTAs of one GPC
+// that load the same tile at about the same time: a GPC's block of CTAs should span few rows
+// and columns of tiles. Groups of 8 rows do that where the kernel has 8 or more tile columns;
+// with 3 to 7 (swapped mid-size M: the problem's M along the kernel's N) a group of 8 rows spans
+// 2 of them, while walking the columns first (group 1) spans all of them over 16 / columns rows.
+// 322x5120x8192 bf16 as swapped 128x112 tiles (3 columns; H200, session 39, Nsight Compute and
+// do_bench): L2 sectors read per sector delivered 0.48-0.57 with groups 1-4, 0.60 with 8,
+// 0.67-0.68 with 16 and 40; 50.2-50.7 us against 52.3 and 53.0-53.2. 4096x12288x4096 as 128x256
+// (48 columns): 0.47 and 531.6 us with 8, 0.90 and 613 us with 1. Clusters are placed round-robin
+// over the GPCs instead (sm_placement.cu), so they keep the groups of 8.
+int raster_group(const GeneratedKnobs& k, const ProblemTraits& traits) {
+  if (cluster_size(k) > 1 || k.tile_m < 1 || k.tile_n < 1) return 8;  // (steps are checked after)
+  const ProblemTraits t = kernel_traits(k, traits);
+  const std::int64_t columns = ceil_div(t.n, k.tile_n), rows = ceil_div(t.m, k.tile_m);
+  return columns > 2 && columns < 8 && rows > 8 ? 1 : 8;
+}
+
 std::string tile_key(const GeneratedKnobs& k) {
   return path_name(k.path) + ":" + std::to_string(k.tile_m) + "x" + std::to_string(k.tile_n) + "/" +
          std::to_string(k.split_k);
@@ -539,6 +557,7 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})
     if (s <= k_tiles_32) splits.push_back(s);
   auto consider = [&](GeneratedKnobs k) {
+    k.swizzle_group = raster_group(k, traits);
     // Strict f32 promotes its tensor-core sums every kF32ChainK elements (accuracy, not speed).
     if (traits.f32_split) k.promote = std::max(1, kF32ChainK / k.tile_k);
     if (options.evict_first) stream_read_once_operands(k, traits);
@@ -852,9 +871,13 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
   std::vector<std::vector<RankedKnobs>> per_seed;
   for (const GeneratedKnobs& seed : seeds) {
     std::vector<GeneratedKnobs> steps;
+    // A step keeps the seed's rasterisation if the seed had its own (the swizzle step below, or a
+    // configuration from elsewhere); otherwise the neighbour's tiles choose theirs.
+    const bool own_raster = seed.swizzle_group != raster_group(seed, traits);
     auto step = [&](auto change) {
       GeneratedKnobs k = seed;
       change(k);
+      if (!own_raster && k.swizzle_group == seed.swizzle_group) k.swizzle_group = raster_group(k, traits);
       // A seed that streams its read-once operands evict-first (--generated-evict-first) passes
       // the policy on, decided again for the neighbour's own tiles.
       if (seed.evict_first_a || seed.evict_first_b) stream_read_once_operands(k, traits);
@@ -881,7 +904,7 @@ std::vector<RankedKnobs> neighbours(const std::vector<GeneratedKnobs>& seeds, co
     step([](GeneratedKnobs& k) { k.subgroup_n = std::max(1, k.subgroup_n / 2); });
     step([](GeneratedKnobs& k) { k.persistent = !k.persistent; });
     step([&](GeneratedKnobs& k) { k.b_panel = k.b_panel > 0 ? 0 : static_cast<int>(ceil_div(kernel_k(traits), k.tile_k)); });
-    step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });
+    step([](GeneratedKnobs& k) { k.swizzle_group = k.swizzle_group == 8 ? 1 : 8; });  // the one step that sets it
     if (seed.split_k > 1) step([](GeneratedKnobs& k) { k.split_reduce = !k.split_reduce; });
     // A persistent seed with its last round split (as many slices as that round has room for),
     // or a split tail without it.

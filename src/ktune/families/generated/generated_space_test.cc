@@ -1039,5 +1039,44 @@ TEST(GeneratedEmitter, CandidatesCompileWithNvrtcWithoutSpills) {
   }
 }
 
+
+// A GPC's 16 or so consecutive CTAs should span all tile columns where there are 3-7 of them
+// (groups of 8 rows span 2; raster_group), and keep groups of 8 where there are more, in a
+// cluster (placed round-robin over the GPCs), and for neighbours of such kernels.
+TEST(GeneratedSpace, RasterGroupsFollowTheKernelsTileColumns) {
+  const ProblemTraits mid_m = problem_traits(make_problem(322, 5120, 8192, gemm::Precision::BF16, "nt"));
+  const ProblemTraits square = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::BF16, "nt"));
+  SpaceOptions options;
+  options.max_candidates = 20;
+  auto columns = [](const RankedKnobs& r, const ProblemTraits& t) {
+    const ProblemTraits kt = kernel_traits(r.knobs, t);
+    return std::make_pair((kt.n + r.knobs.tile_n - 1) / r.knobs.tile_n, (kt.m + r.knobs.tile_m - 1) / r.knobs.tile_m);
+  };
+  bool walked_columns_first = false;
+  for (const ProblemTraits* t : {&mid_m, &square})
+    for (const RankedKnobs& r : rank_space(*t, h100(), options)) {
+      const auto [cols, rows] = columns(r, *t);
+      const bool one = cols > 2 && cols < 8 && rows > 8 && cluster_size(r.knobs) == 1;
+      EXPECT_EQ(r.knobs.swizzle_group, one ? 1 : 8) << r.knobs.tile_m << "x" << r.knobs.tile_n << " " << cols << " columns";
+      walked_columns_first = walked_columns_first || one;
+    }
+  EXPECT_TRUE(walked_columns_first);  // the swapped mid-M kernels (3 columns of 112 for M = 322)
+  // Neighbours choose for their own tiles, except where the seed's group was set by hand.
+  const std::vector<RankedKnobs> chosen = select_candidates(mid_m, h100(), options);
+  ASSERT_FALSE(chosen.empty());
+  for (const RankedKnobs& seed : chosen) {
+    for (const RankedKnobs& r : neighbours({seed.knobs}, {seed.knobs}, mid_m, h100(), 60)) {
+      const auto [cols, rows] = columns(r, mid_m);
+      const bool one = cols > 2 && cols < 8 && rows > 8 && cluster_size(r.knobs) == 1;
+      if (r.knobs.swizzle_group != seed.knobs.swizzle_group && r.knobs.tile_m == seed.knobs.tile_m &&
+          r.knobs.tile_n == seed.knobs.tile_n && r.knobs.cluster_n == seed.knobs.cluster_n &&
+          r.knobs.cluster_m == seed.knobs.cluster_m) {
+        continue;  // the swizzle step itself
+      }
+      EXPECT_EQ(r.knobs.swizzle_group, one ? 1 : 8) << r.knobs.tile_m << "x" << r.knobs.tile_n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ktune::generated

@@ -94,7 +94,14 @@ ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string&
     options.max_candidates = max_candidates;
     const std::vector<RankedKnobs> selected = select_candidates(traits, device, options);
     for (const Measured& m : kernels)
-      if (std::any_of(selected.begin(), selected.end(), [&](const RankedKnobs& s) { return s.knobs == m.ranked.knobs; }) &&
+      // The selection chooses its own rasterisation (raster_group): a recorded kernel stands for
+      // the same kernel in any tile order.
+      if (std::any_of(selected.begin(), selected.end(),
+                      [&](const RankedKnobs& s) {
+                        GeneratedKnobs a = s.knobs;
+                        a.swizzle_group = m.ranked.knobs.swizzle_group;
+                        return a == m.ranked.knobs;
+                      }) &&
           (shape.selected_best_seconds == 0 || m.seconds < shape.selected_best_seconds))
         shape.selected_best_seconds = m.seconds;
     result.shapes.push_back(shape);
