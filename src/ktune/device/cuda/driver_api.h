@@ -88,6 +88,7 @@ enum FunctionAttribute : int {
   kFuncCacheModeCa = 7,
   kFuncMaxDynamicSharedSizeBytes = 8,
   kFuncPreferredSharedMemoryCarveout = 9,
+  kFuncNonPortableClusterSizeAllowed = 14,
 };
 
 constexpr unsigned kEventDefault = 0x0;
@@ -113,6 +114,9 @@ struct CUlaunchAttribute {
   union {
     char bytes[64];
     int programmatic_stream_serialization;  // id kLaunchAttributeProgrammaticStreamSerialization
+    struct {
+      unsigned x, y, z;
+    } cluster_dim;  // id kLaunchAttributeClusterDimension
   } value{};
 };
 static_assert(sizeof(CUlaunchAttribute) == 72);
@@ -127,6 +131,8 @@ namespace cu {
 // The launch may start before the previous work in its stream finishes; the kernel waits for it
 // with griddepcontrol.wait (programmatic dependent launch, sm_90).
 constexpr int kLaunchAttributeProgrammaticStreamSerialization = 6;
+// Thread-block cluster dimensions of a kernel compiled without __cluster_dims__ (sm_90).
+constexpr int kLaunchAttributeClusterDimension = 4;
 }  // namespace cu
 
 // Entry points. Required ones are never null after CudaDriver::load() succeeds; the ones marked

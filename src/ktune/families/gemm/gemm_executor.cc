@@ -38,6 +38,7 @@ struct GemmExecutor::Libraries {
   std::shared_ptr<const cublaslt::CublasLt> lt;
   cublaslt::Handle lt_handle = nullptr;
   std::shared_ptr<const kc::NvrtcCompiler> nvrtc;
+  std::unique_ptr<generated::ClusterPlacement> placement;  // probed at the first plan with clusters
 
   const kc::DriverApi& api() const { return driver->api(); }
   void check(kc::CUresult rc, const char* call) const { driver->check(rc, call); }
@@ -62,6 +63,20 @@ struct GemmExecutor::Libraries {
       nvrtc = loaded.value;
     }
     return *nvrtc;
+  }
+  // The GPC-aware order of a loaded plan's clusters (cluster_probe.h): probed here, when the
+  // plan loads, never at a launch (which may be inside a stream capture).
+  void order_clusters(KtuneGemmParams& params, const generated::GeneratedKnobs& knobs, const generated::Launch& launch,
+                      kc::CUfunction function) {
+    if (generated::cluster_size(knobs) <= 1) return;
+    std::lock_guard lock(load_mutex);
+    if (!placement) placement = std::make_unique<generated::ClusterPlacement>(*driver, properties);
+    int blocks = 0;
+    if (api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, launch.shape.threads,
+                                                         static_cast<std::size_t>(launch.shape.dynamic_shared_bytes)) !=
+        kc::cu::kSuccess)
+      return;
+    generated::apply_cluster_order(params, knobs, launch, placement.get(), blocks);
   }
 };
 
@@ -110,6 +125,8 @@ struct GemmExecutor::Plan {
   generated::DeviceOperands last_operands;  // what `params` was made for
   KtuneGemmParams params{};
   bool params_valid = false;
+  const unsigned short* cluster_order = nullptr;  // see gemm_params.h
+  int cluster_order_size = 0;
 
   bool split_reduce() const { return launch.reduce_grid > 0; }
   // The zeroed buffer of atomic split-K, or the slices of a separate reduction.
@@ -172,6 +189,7 @@ GemmExecutor::~GemmExecutor() {
     for (const auto& p : plans_)
       if (p->module) libs_->api().cuModuleUnload(p->module);
     if (libs_->lt_handle) libs_->lt->api().Destroy(libs_->lt_handle);
+    libs_->placement.reset();  // its tables, while the context is current
     libs_->api().cuDevicePrimaryCtxRelease(libs_->device);
   } catch (const std::exception&) {
   }
@@ -251,6 +269,10 @@ int GemmExecutor::add_plan(const nlohmann::json& pick) {
       libs_->check(libs_->api().cuFuncSetAttribute(p->function, kc::cu::kFuncMaxDynamicSharedSizeBytes,
                                                    p->launch.shape.dynamic_shared_bytes),
                    "cuFuncSetAttribute(max dynamic shared memory)");
+      KtuneGemmParams ordered{};
+      libs_->order_clusters(ordered, p->knobs, p->launch, p->function);
+      p->cluster_order = ordered.cluster_order;
+      p->cluster_order_size = ordered.cluster_order_size;
     } else {
       throw std::runtime_error("unknown family '" + p->family + "'");
     }
@@ -337,6 +359,8 @@ RunResult GemmExecutor::run(int id, const GemmBuffers& b, kc::CUstream stream) {
       last.bias != operands.bias || last.workspace != operands.workspace || last.counters != operands.counters ||
       last.repack != operands.repack) {
     p.params = generated::make_params(p.knobs, p.traits, p.problem, operands, p.launch, libs_->traits);
+    p.params.cluster_order = p.cluster_order;
+    p.params.cluster_order_size = p.cluster_order_size;
     p.repacks = generated::repack_launches(p.launch.repacks, operands.a, operands.b, operands.repack, libs_->traits.sm_count);
     if (p.knobs.path == generated::KernelPath::Wgmma)
       generated::encode_tensor_maps(p.params, p.knobs, p.traits, libs_->api().cuTensorMapEncodeTiled);

@@ -153,6 +153,8 @@ struct GemmWorker::State {
   std::string timing_note;
   std::optional<Loaded<cublaslt::CublasLt>> lt;
   cublaslt::Handle handle = nullptr;
+  // Where the GPU puts thread-block clusters (probed at the first generated kernel with one).
+  std::unique_ptr<generated::ClusterPlacement> cluster_placement;
 
   std::string problem_key;
   GemmProblem problem;
@@ -236,6 +238,8 @@ struct GemmWorker::State {
     checks.reset();
     checks_failed = false;
     compiler.reset();
+    if (cluster_placement && context && !context->poisoned()) context->enter();  // its tables are freed there
+    cluster_placement.reset();
     if (handle && lt && *lt && context && !context->poisoned()) {
       context->enter();
       (*lt)->api().Destroy(handle);
@@ -305,6 +309,12 @@ struct GemmWorker::State {
   void prepare_repack(const generated::Launch& launch) {
     const auto bytes = static_cast<std::size_t>(launch.repacks.bytes());
     if (repack_scratch.bytes() < bytes) repack_scratch.allocate(*context, bytes, "operand repack scratch");
+  }
+
+  generated::ClusterPlacement& placement() {
+    if (!cluster_placement)
+      cluster_placement = std::make_unique<generated::ClusterPlacement>(context->driver(), context->properties());
+    return *cluster_placement;
   }
 
   generated::DeviceOperands generated_operands() {
@@ -994,7 +1004,7 @@ nlohmann::json GemmWorker::evaluate_generated(const GemmSetup& setup, const nloh
     if (launch.needs_split_k_buffers) s.prepare_split_k(launch);
     if (launch.repacks.any()) s.prepare_repack(launch);
     generated::LoadedGemmKernel kernel(*s.context, compiled.cubin, knobs, traits, setup.problem, device,
-                                       s.generated_operands());
+                                       s.generated_operands(), &s.placement());
     reply["launch"] = kernel.attributes();
     clock.lap("load");
 

@@ -591,6 +591,37 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
 }
 
+// Clusters in GPC-aware order (cluster_probe.h): a grid of more clusters than fit at once (runs
+// of the resident clusters permuted, a tail in launch order), a persistent grid, pairs along M,
+// clusters of 4 and K-slice clusters; each takes a table and computes every tile once.
+TEST(GeneratedGpu, ClustersInGpcOrderComputeEveryTileOnce) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
+  auto ordered = [](const nlohmann::json& reply) { return reply.value("launch", nlohmann::json::object()).value("cluster_order", 0); };
+  GeneratedKnobs pair = wgmma(128, 128, 1, 1, 4, false);
+  pair.cluster_n = 2;
+  pair.swizzle_group = 1;
+  // 2049 x 4100: 17 x 33 tiles, 17 x 17 clusters (289: several runs of ~66 and a tail).
+  const gemm::GemmProblem many = make(2049, 4100, 200, gemm::Precision::BF16, "nt");
+  EXPECT_GT(ordered(verify_knobs(many, pair, "2049x4100x200 pairs, grid of tiles")), 1);
+  pair.persistent = true;
+  pair.swizzle_group = 8;
+  EXPECT_GT(ordered(verify_knobs(many, pair, "2049x4100x200 pairs, persistent")), 1);
+  GeneratedKnobs along_m = wgmma(128, 112, 1, 1, 5, true);
+  along_m.cluster_m = 2;
+  along_m.swizzle_group = 1;
+  EXPECT_GT(ordered(verify_knobs(make(322, 5120, 1000, gemm::Precision::BF16, "tn"), along_m,
+                                 "322x5120x1000 tn, 128x112 along M")), 1);
+  GeneratedKnobs four = wgmma(128, 128, 1, 1, 4, true);
+  four.cluster_n = 2;
+  four.cluster_m = 2;
+  verify_knobs(make(3000, 3000, 512, gemm::Precision::F16, "nn"), four, "3000^2x512 2x2 clusters");
+  GeneratedKnobs slices = wgmma(128, 128, 1, 1, 4, false);
+  slices.split_k = 2;
+  slices.split_cluster = true;
+  verify_knobs(make(2048, 2048, 4096, gemm::Precision::BF16, "nt"), slices, "2048^2x4096 K slices in clusters of 2");
+}
+
 // Tile widths in steps of 32 (96, 160, 224; the space has them for whole waves) with a
 // K-contiguous B: staged TMA stores in 32-column chunks (wg piece 160 or 96), chunked staging
 // (224 with 4 stages), bulk row copies (a piece of 80 or 112 columns, not whole chunks), ragged

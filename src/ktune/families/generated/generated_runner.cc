@@ -83,7 +83,7 @@ CompiledKernel compile_kernel(const std::string& source, const std::string& arch
 LoadedGemmKernel::LoadedGemmKernel(device::cuda::CudaDeviceContext& context, const std::string& cubin,
                                    const GeneratedKnobs& knobs, const ProblemTraits& traits,
                                    const gemm::GemmProblem& problem, const DeviceTraits& device,
-                                   const DeviceOperands& operands)
+                                   const DeviceOperands& operands, ClusterPlacement* placement)
     : context_(context), launch_(plan_launch(knobs, traits, device)) {
   params_ = make_params(knobs, traits, problem, operands, launch_, device);
   context_.enter();
@@ -106,7 +106,17 @@ LoadedGemmKernel::LoadedGemmKernel(device::cuda::CudaDeviceContext& context, con
     if (!context_.api().cuTensorMapEncodeTiled)
       throw device::DeviceError("this CUDA driver has no cuTensorMapEncodeTiled; TMA kernels cannot run");
     encode_tensor_maps(params_, knobs, traits, context_.api().cuTensorMapEncodeTiled);
+    if (placement && cluster_size(knobs) > 1) apply_cluster_order(params_, knobs, launch_, placement, blocks_per_sm());
   }
+}
+
+int LoadedGemmKernel::blocks_per_sm() const {
+  int blocks = 0;
+  if (context_.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function_, launch_.shape.threads,
+                                                                 static_cast<std::size_t>(launch_.shape.dynamic_shared_bytes)) !=
+      kc::cu::kSuccess)
+    return 0;
+  return blocks;
 }
 
 LoadedGemmKernel::~LoadedGemmKernel() {
@@ -132,11 +142,8 @@ nlohmann::json LoadedGemmKernel::attributes() const {
   if (context_.api().cuFuncGetAttribute(&value, kc::cu::kFuncNumRegs, function_) == kc::cu::kSuccess) j["registers"] = value;
   if (context_.api().cuFuncGetAttribute(&value, kc::cu::kFuncLocalSizeBytes, function_) == kc::cu::kSuccess)
     j["local_bytes"] = value;
-  int blocks = 0;
-  if (context_.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function_, launch_.shape.threads,
-                                                                 static_cast<std::size_t>(launch_.shape.dynamic_shared_bytes)) ==
-      kc::cu::kSuccess)
-    j["blocks_per_sm"] = blocks;
+  if (const int blocks = blocks_per_sm()) j["blocks_per_sm"] = blocks;
+  if (params_.cluster_order) j["cluster_order"] = params_.cluster_order_size;
   j["grid"] = launch_.grid;
   j["threads"] = launch_.shape.threads;
   j["dynamic_shared_bytes"] = launch_.shape.dynamic_shared_bytes;

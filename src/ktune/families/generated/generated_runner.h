@@ -15,6 +15,7 @@
 #include "ktune/device/cuda/cuda_context.h"
 #include "ktune/device/cuda/nvrtc.h"
 #include "ktune/families/gemm/gemm_problem.h"
+#include "ktune/families/generated/cluster_probe.h"
 #include "ktune/families/generated/generated_kernel.h"
 
 namespace ktune::generated {
@@ -50,10 +51,11 @@ class LoadedGemmKernel {
   // Loads `cubin` into `context` (which must be current), raises the dynamic shared memory
   // limit and encodes the TMA descriptors. Throws device::DeviceError (or ContextPoisoned).
   // When the launch repacks an operand, operands.repack must hold launch().repacks.bytes():
-  // plan_launch(knobs, traits, device) tells the caller beforehand.
+  // plan_launch(knobs, traits, device) tells the caller beforehand. With `placement` a kernel
+  // with clusters takes its GPC-aware cluster order (cluster_probe.h).
   LoadedGemmKernel(device::cuda::CudaDeviceContext& context, const std::string& cubin, const GeneratedKnobs& knobs,
                    const ProblemTraits& traits, const gemm::GemmProblem& problem, const DeviceTraits& device,
-                   const DeviceOperands& operands);
+                   const DeviceOperands& operands, ClusterPlacement* placement = nullptr);
   ~LoadedGemmKernel();
   LoadedGemmKernel(const LoadedGemmKernel&) = delete;
   LoadedGemmKernel& operator=(const LoadedGemmKernel&) = delete;
@@ -65,6 +67,8 @@ class LoadedGemmKernel {
   nlohmann::json attributes() const;
 
  private:
+  int blocks_per_sm() const;  // the driver's occupancy for this launch shape; 0 unknown
+
   device::cuda::CudaDeviceContext& context_;
   ktune::cuda::CUmodule module_ = nullptr;
   ktune::cuda::CUfunction function_ = nullptr;

@@ -187,11 +187,13 @@ bool co_resident(const GeneratedKnobs& k) { return k.min_blocks_per_sm > 1; }
 // do_bench): L2 sectors read per sector delivered 0.48-0.57 with groups 1-4, 0.60 with 8,
 // 0.67-0.68 with 16 and 40; 50.2-50.7 us against 52.3 and 53.0-53.2. 4096x12288x4096 as 128x256
 // (48 columns): 0.47 and 531.6 us with 8, 0.90 and 613 us with 1. Clusters are placed round-robin
-// over the GPCs instead (sm_placement.cu), so they keep the groups of 8.
+// over the GPCs, and their order (cluster_order.h) gives the ~8 clusters of one GPC consecutive
+// items, so the same rule holds for them in items (cluster rows and columns).
 int raster_group(const GeneratedKnobs& k, const ProblemTraits& traits) {
-  if (cluster_size(k) > 1 || k.tile_m < 1 || k.tile_n < 1) return 8;  // (steps are checked after)
+  if (k.tile_m < 1 || k.tile_n < 1) return 8;  // (steps are checked after)
   const ProblemTraits t = kernel_traits(k, traits);
-  const std::int64_t columns = ceil_div(t.n, k.tile_n), rows = ceil_div(t.m, k.tile_m);
+  const std::int64_t columns = ceil_div(ceil_div(t.n, k.tile_n), std::max(1, k.cluster_n));
+  const std::int64_t rows = ceil_div(ceil_div(t.m, k.tile_m), std::max(1, k.cluster_m));
   return columns > 2 && columns < 8 && rows > 8 ? 1 : 8;
 }
 

@@ -40,6 +40,11 @@ struct KtuneGemmParams {
   int swizzle_group;         // rows of tiles per rasterisation group (1: plain row order)
   int grid_tiles;            // persistent kernels: the number of CTAs that share the tiles
   long long tail_from;       // KT_SPLIT_TAIL: the first split tile (batch * tiles + tile); else 0
+  // Clusters only (cluster_order.h): cluster c of each run of cluster_order_size consecutive
+  // clusters along x takes the work of cluster cluster_order[c] of that run, so that the
+  // clusters the hardware puts on one GPC work on neighbouring tiles. Null: in launch order.
+  const unsigned short* cluster_order;
+  int cluster_order_size;
   float alpha, beta;
   // Staged 16-bit tiles leave by TMA tensor stores through this map of D (KT_TMA_STORE), encoded
   // when D's rows and batch entries are 16-byte aligned; zero otherwise.

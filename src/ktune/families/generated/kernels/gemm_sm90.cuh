@@ -534,6 +534,19 @@ __device__ __forceinline__ void kt_load_b_tile(kt_u32 dst, const void* map_b, kt
 #endif
 }
 
+#if KT_CLUSTER > 1
+// The unit (work slot) of cluster `cluster` of `clusters` along x: the host's placement table
+// (cluster_order.h) maps every whole run of p.cluster_order_size clusters onto itself, so any
+// table is a permutation and every item is still computed exactly once; only which SMs
+// compute neighbouring tiles changes. The hardware puts clusters on the GPCs round-robin
+// (session 39), and the L2 request coalescer merges only what the CTAs of one GPC request.
+__device__ __forceinline__ long long kt_cluster_unit(const KtuneGemmParams& p, long long cluster, long long clusters) {
+  const long long run = p.cluster_order_size;
+  if (p.cluster_order == nullptr || run <= 0 || cluster >= clusters / run * run) return cluster;
+  return cluster / run * run + p.cluster_order[cluster % run];
+}
+#endif
+
 #if KT_MN_CLUSTER > 1
 // A cluster's item names a cluster row and column (p.tiles_m, p.tiles_n count those); this CTA's
 // own tile is its place in the cluster.
@@ -1857,7 +1870,7 @@ static __device__ __forceinline__ void kt90_gemm_body(const KtuneGemmParams& p, 
 #if KT_CLUSTER > 1
   kt_cluster_sync_relaxed();  // every CTA's barriers exist before any multicasts or arrives remotely
   const int cta_rank = kt_cluster_rank();
-  const long long unit = blockIdx.x / KT_CLUSTER, units = gridDim.x / KT_CLUSTER;
+  const long long units = gridDim.x / KT_CLUSTER, unit = kt_cluster_unit(p, blockIdx.x / KT_CLUSTER, units);
 #else
   __syncthreads();
   const int cta_rank = 0;
