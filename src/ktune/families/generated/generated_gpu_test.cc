@@ -7,12 +7,15 @@
 
 #include <cstdio>
 #include <functional>
+#include <set>
 
 #include "ktune/families/gpu_test_support.h"
 #include "ktune/core/config.h"
+#include "ktune/device/cuda/cuda_context.h"
 #include "ktune/device/cuda/device_properties.h"
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/families/gemm/gemm_worker.h"
+#include "ktune/families/generated/cluster_probe.h"
 #include "ktune/families/generated/generated_space.h"
 #include "ktune/families/generated/sm90_path.h"
 
@@ -591,13 +594,40 @@ TEST(GeneratedGpu, ClustersShareATileByMulticast) {
   verify_knobs(make(1000, 3000, 2048, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 1000x3000x2048");
 }
 
+// The placement probe on this GPU: every SM in one GPC, a leader SM per cluster of 2 (SMs
+// distinct), a table for a whole persistent grid of pairs; and the same answer a second time
+// (the order assumes the hardware places a launch's clusters the same way every time).
+TEST(GeneratedGpu, ClusterPlacementNamesEveryGpc) {
+  REQUIRE_GPU();
+  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "clusters need sm_90";
+  const testing::TestDriver loaded = testing::load_test_driver();
+  device::cuda::CudaDeviceContext context(loaded.driver, 0, nullptr, "", {});
+  context.enter();
+  ClusterPlacement first(*loaded.driver, context.properties()), second(*loaded.driver, context.properties());
+  const nlohmann::json report = first.report();
+  std::printf("cluster placement: %s\n", report.dump().c_str());
+  ASSERT_FALSE(report.contains("reason")) << report.dump();
+  int sms = 0;
+  for (const auto& n : report.at("gpc_sms")) sms += n.get<int>();
+  EXPECT_EQ(sms, gpu().traits.sm_count);
+  const std::vector<int> leaders = report.at("cluster2_leaders").get<std::vector<int>>();
+  EXPECT_EQ(static_cast<int>(leaders.size()), gpu().traits.sm_count / 2);
+  EXPECT_EQ(std::set<int>(leaders.begin(), leaders.end()).size(), leaders.size());
+  EXPECT_EQ(first.resident_clusters(2), gpu().traits.sm_count / 2);
+  EXPECT_NE(first.table(2, gpu().traits.sm_count / 2), nullptr);
+  const nlohmann::json again = second.report();
+  std::printf("the same placement a second time: %s\n", again == report ? "yes" : again.dump().c_str());
+}
+
 // Clusters in GPC-aware order (cluster_probe.h): a grid of more clusters than fit at once (runs
 // of the resident clusters permuted, a tail in launch order), a persistent grid, pairs along M,
 // clusters of 4 and K-slice clusters; each takes a table and computes every tile once.
 TEST(GeneratedGpu, ClustersInGpcOrderComputeEveryTileOnce) {
   REQUIRE_GPU();
   if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
-  auto ordered = [](const nlohmann::json& reply) { return reply.value("launch", nlohmann::json::object()).value("cluster_order", 0); };
+  auto ordered = [](const nlohmann::json& reply) {
+    return reply.is_object() ? reply.value("launch", nlohmann::json::object()).value("cluster_order", 0) : 0;
+  };
   GeneratedKnobs pair = wgmma(128, 128, 1, 1, 4, false);
   pair.cluster_n = 2;
   pair.swizzle_group = 1;
@@ -607,11 +637,13 @@ TEST(GeneratedGpu, ClustersInGpcOrderComputeEveryTileOnce) {
   pair.persistent = true;
   pair.swizzle_group = 8;
   EXPECT_GT(ordered(verify_knobs(many, pair, "2049x4100x200 pairs, persistent")), 1);
-  GeneratedKnobs along_m = wgmma(128, 112, 1, 1, 5, true);
+  // Swapped mid-M prefill (the problem's N along the kernel's M): 40 x 3 tiles, 20 x 3 clusters.
+  GeneratedKnobs along_m = wgmma(128, 112, 2, 1, 5, false);
+  along_m.swap_ab = true;
   along_m.cluster_m = 2;
   along_m.swizzle_group = 1;
-  EXPECT_GT(ordered(verify_knobs(make(322, 5120, 1000, gemm::Precision::BF16, "tn"), along_m,
-                                 "322x5120x1000 tn, 128x112 along M")), 1);
+  EXPECT_GT(ordered(verify_knobs(make(322, 5120, 1000, gemm::Precision::BF16, "nt"), along_m,
+                                 "322x5120x1000 nt, swapped 128x112 along M")), 1);
   GeneratedKnobs four = wgmma(128, 128, 1, 1, 4, true);
   four.cluster_n = 2;
   four.cluster_m = 2;
