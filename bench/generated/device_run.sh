@@ -18,7 +18,8 @@
 #   RUN_FIRST="command"              a command run before everything else (e.g. a carried probe binary)
 #   PROBES="REPORT|SHAPE|CONFIGS ..."  bench/generated/pair_probe.py on each triple (a tune gemm report or
 #                                    --dry-run of SHAPE, a JSON list of generated configurations), with
-#                                    torch.matmul before and after (probe<i>.json)
+#                                    torch.matmul before and after (probe<i>.json); PROBE_ARGS: more
+#                                    pair_probe.py arguments (e.g. --flushes)
 #   SUITES="args;args..."            bench/gemm_suite40.py once per ';'-separated argument list
 #                                    (suite<i>.json), each under SUITE_TIMEOUT (default 560)
 #   COMPARE="ARGS"                   in the suites: the same binary with ARGS as --compare-ktune
@@ -86,8 +87,9 @@ i=0
 for probe in ${PROBES:-}; do
   i=$((i+1))
   IFS='|' read -r report shape configs <<< "$probe"
+  # shellcheck disable=SC2086
   PYTHONPATH=python:bench KTUNE_GEMM_LIB=/tmp/lib/libktune_gemm.so timeout "${PROBE_TIMEOUT:-120}" \
-    python3 bench/generated/pair_probe.py "$report" --shape "$shape" --select "file:$configs" --torch \
+    python3 bench/generated/pair_probe.py "$report" --shape "$shape" --select "file:$configs" --torch ${PROBE_ARGS:-} \
     --out "$OUT/probe$i.json" > "$OUT/probe$i.log" 2>&1
   echo "probe $i ($shape) rc=$?"; cut -c1-160 "$OUT/probe$i.log" | tail -12
 done

@@ -66,9 +66,9 @@ class ClusterPlacement {
 };
 
 // Sets params.cluster_order / cluster_order_size for a kernel with clusters that runs one CTA
-// per SM: a persistent grid's clusters are permuted as one run, a grid of tiles in runs of the
-// clusters resident at once (its later waves take the SMs the first wave leaves, in about the
-// same order). Leaves them null otherwise, or when `placement` is null or has no table.
+// per SM and whose clusters are all resident at once (persistent, or a grid of one wave): its
+// clusters are permuted as one run. Leaves them null otherwise (a grid of several waves: the
+// later waves go where clusters retire), or when `placement` is null or has no table.
 void apply_cluster_order(KtuneGemmParams& params, const GeneratedKnobs& knobs, const Launch& launch,
                          ClusterPlacement* placement, int blocks_per_sm);
 

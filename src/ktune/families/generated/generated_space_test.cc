@@ -1048,12 +1048,12 @@ TEST(GeneratedSpace, RasterGroupsFollowTheKernelsTileColumns) {
   const ProblemTraits square = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::BF16, "nt"));
   SpaceOptions options;
   options.max_candidates = 20;
-  // Items: cluster columns and rows (tiles without a cluster).
+  // Tile columns and cluster rows; clusters along N (A multicast) always keep groups of 8.
   auto columns = [](const RankedKnobs& r, const ProblemTraits& t) {
     const ProblemTraits kt = kernel_traits(r.knobs, t);
     const std::int64_t tiles_n = (kt.n + r.knobs.tile_n - 1) / r.knobs.tile_n, tiles_m = (kt.m + r.knobs.tile_m - 1) / r.knobs.tile_m;
-    const int cn = std::max(1, r.knobs.cluster_n), cm = std::max(1, r.knobs.cluster_m);
-    return std::make_pair((tiles_n + cn - 1) / cn, (tiles_m + cm - 1) / cm);
+    const int cm = std::max(1, r.knobs.cluster_m);
+    return std::make_pair(r.knobs.cluster_n > 1 ? std::int64_t{0} : tiles_n, (tiles_m + cm - 1) / cm);
   };
   bool walked_columns_first = false;
   for (const ProblemTraits* t : {&mid_m, &square})
