@@ -239,7 +239,8 @@ void apply_cluster_order(KtuneGemmParams& params, const GeneratedKnobs& knobs, c
   // A grid of more clusters than fit at once is left in launch order: its later waves go where
   // clusters retire, not where the first wave went (4096x12288x4096, 384 pairs of 128x256 tiles,
   // H200, session 40: 0.71 of the delivered sectors read from L2 in runs of 66, 0.64 without).
-  if (!knobs.persistent && clusters > placement->resident_clusters(size)) return;
+  const long long launched = static_cast<long long>(clusters) * launch.grid[1] * launch.grid[2];  // split slices, batch
+  if (!knobs.persistent && launched > placement->resident_clusters(size)) return;
   const int units = clusters;
   if (units <= 1) return;
   if (const std::uint16_t* table = placement->table(size, units)) {

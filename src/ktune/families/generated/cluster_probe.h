@@ -66,7 +66,8 @@ class ClusterPlacement {
 };
 
 // Sets params.cluster_order / cluster_order_size for a kernel with clusters that runs one CTA
-// per SM and whose clusters are all resident at once (persistent, or a grid of one wave): its
+// per SM and whose clusters are all resident at once (persistent, or a grid of one wave, split
+// slices and batch entries counted): its
 // clusters are permuted as one run. Leaves them null otherwise (a grid of several waves: the
 // later waves go where clusters retire), or when `placement` is null or has no table.
 void apply_cluster_order(KtuneGemmParams& params, const GeneratedKnobs& knobs, const Launch& launch,
