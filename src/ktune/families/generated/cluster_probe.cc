@@ -205,12 +205,18 @@ const std::uint16_t* ClusterPlacement::table(int cluster_size, int units) {
   leader_sm.resize(std::max<std::size_t>(leader_sm.size(), units), -1);  // past the first wave: unknown
   const std::vector<std::uint16_t> order = cluster_order(leader_sm, gpc_of_sm_, units);
   if (order.empty()) return nullptr;
-    kc::CUdeviceptr pointer = 0;
+  // The table only makes the kernel faster: a failed allocation or copy leaves it in launch
+  // order instead of failing the candidate, unless the context itself is gone.
+  kc::CUdeviceptr pointer = 0;
   const std::size_t bytes = order.size() * sizeof(std::uint16_t);
-  driver_.check(driver_.api().cuMemAlloc(&pointer, bytes), "cuMemAlloc(cluster order)");
-  if (kc::CUresult rc = driver_.api().cuMemcpyHtoD(pointer, order.data(), bytes)) {
-    driver_.api().cuMemFree(pointer);
-    driver_.check(rc, "cuMemcpyHtoD(cluster order)");
+  kc::CUresult rc = driver_.api().cuMemAlloc(&pointer, bytes);
+  if (rc == kc::cu::kSuccess) {
+    rc = driver_.api().cuMemcpyHtoD(pointer, order.data(), bytes);
+    if (rc != kc::cu::kSuccess) driver_.api().cuMemFree(pointer);
+  }
+  if (rc != kc::cu::kSuccess) {
+    if (kc::is_sticky_error(rc)) driver_.check(rc, "cuMemAlloc / cuMemcpyHtoD(cluster order)");
+    return nullptr;
   }
   tables_[{cluster_size, units}] = pointer;
   return reinterpret_cast<const std::uint16_t*>(static_cast<std::uintptr_t>(pointer));

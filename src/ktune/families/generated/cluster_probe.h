@@ -39,7 +39,8 @@ class ClusterPlacement {
 
   // The device table for the first `units` clusters of `cluster_size` CTAs (2 or 4; 8 and 16
   // from the GPC probes) of a launch that runs one CTA per SM, or null when there is none (the
-  // probe failed or is off, or placement is unknown for that size: reason() says why).
+  // probe failed or is off, or placement is unknown for that size: reason() says why; or the
+  // table's allocation failed). Throws only for an error that leaves the context unusable.
   const std::uint16_t* table(int cluster_size, int units);
   // Clusters of `cluster_size` that were resident at once in the probe (0: unknown).
   int resident_clusters(int cluster_size);
