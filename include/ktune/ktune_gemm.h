@@ -48,7 +48,9 @@ KTUNE_GEMM_API void ktune_gemm_destroy(ktune_gemm_executor* executor);
  * of the "picks" array `ktune export --gemm-picks` writes). Returns the plan id (>= 0), or -1 with
  * the reason in `error`: the pick was measured on another device, cuBLASLt or NVRTC is missing,
  * the configuration does not run here. Compiling a generated kernel takes up to a second unless
- * ktune's compile cache has it. */
+ * ktune's compile cache has it. Not inside a CUDA stream capture: it loads modules, allocates device
+ * memory and, for a kernel in thread-block clusters, runs a probe of where the GPU puts them on the
+ * legacy default stream once per executor (ktune_gemm_run is the call a graph may capture). */
 KTUNE_GEMM_API int ktune_gemm_add_plan(ktune_gemm_executor* executor, const char* pick_json, char* error, size_t error_size);
 
 /* Enqueues plan `plan` on `stream` (a CUstream / cudaStream_t; NULL: the legacy default stream).

@@ -204,13 +204,15 @@ class _Session:
         """First sight of a per-call key: its plan, or None for PyTorch's default. A plan is kept
         only when, on this call's own tensors, it agrees with PyTorch's call (`baseline`) and is
         not slower than it (_check_against_pytorch)."""
+        # Nothing inside a CUDA graph capture: making a plan loads a module, allocates and may
+        # probe the GPU (cluster placement), and the check times both calls; a later call decides.
+        if _torch.cuda.is_current_stream_capturing():
+            return None
         plan = None if problem is None else self.plan_for(problem, device)
         entry = None
         if plan is not None:
             ex = self.executor(device)
             entry = _Plan(self.library.run, ex.handle, plan, out_shape, dtype, device, problem)
-            if _torch.cuda.is_current_stream_capturing():
-                return None  # no timing inside a CUDA graph capture: decide on a later call
             used = self.check_against_pytorch(entry, operands, baseline)
             if used is None:
                 return None  # misaligned operands this time: decide on a later call

@@ -106,6 +106,29 @@ def test_work_goes_on_pytorchs_current_stream(tuned):
     assert _err(out, torch.matmul(a.double(), b.double())) < 1e-2
 
 
+def test_first_sight_inside_a_graph_capture_waits_for_a_later_call(tuned):
+    a, b = tuned["a"], tuned["b"]
+    state = kt._state
+    with state.lock:  # forget the plan and the per-call decisions, as in a fresh process
+        made = {k: v for k, v in state.plans.items()}
+        state.plans.clear()
+        for table in (state.mm, state.bmm, state.linear):
+            table.clear()
+    out = torch.empty(a.shape[0], b.shape[1], device="cuda", dtype=a.dtype)
+    graph = torch.cuda.CUDAGraph()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side), torch.cuda.graph(graph):
+        out.copy_(kt.matmul(a, b))  # PyTorch's own call is captured; no plan is made here
+    torch.cuda.current_stream().wait_stream(side)
+    assert state.plans == {}
+    graph.replay()
+    torch.cuda.synchronize()
+    assert _err(out, torch.matmul(a.double(), b.double())) < 1e-2
+    kt.matmul(a, b)  # outside a capture the plan is made again
+    assert set(state.plans) == set(made)
+
+
 def test_autograd_calls_keep_their_backward(tuned):
     a = tuned["a"].clone().requires_grad_(True)
     b = tuned["b"]

@@ -56,7 +56,7 @@ class GemmExecutor {
   // "config": ..., optional "device": {"name"}}. Returns its id (0, 1, ...). Throws
   // std::runtime_error naming the problem and the reason when the pick cannot run here: another
   // device, a library or compiler missing, a configuration cuBLASLt no longer accepts, a kernel
-  // that does not compile or load. Thread-safe.
+  // that does not compile or load. Thread-safe. Not inside a stream capture (ktune_gemm.h).
   int add_plan(const nlohmann::json& pick);
 
   // Enqueues plan `id` on `stream` (0: the legacy default stream). Thread-safe; returns
