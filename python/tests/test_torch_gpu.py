@@ -125,8 +125,8 @@ def test_first_sight_inside_a_graph_capture_waits_for_a_later_call(tuned):
     graph.replay()
     torch.cuda.synchronize()
     assert _err(out, torch.matmul(a.double(), b.double())) < 1e-2
-    kt.matmul(a, b)  # outside a capture the plan is made again
-    assert set(state.plans) == set(made)
+    kt.matmul(a, b)  # outside a capture matmul's plan is made again
+    assert len(state.plans) == 1 and set(state.plans) <= set(made)
 
 
 def test_autograd_calls_keep_their_backward(tuned):
