@@ -3,7 +3,7 @@
 
   suite_table.py PART.json [PART.json ...] [--compare LABEL=FILE[,FILE...]] [--fill FILE ...]
 
-Rows come from the given suite outputs (the parts of one run, in suite order). --fill adds shapes
+Rows come from the given suite outputs (the parts of one run, in suite order). --fill adds suite shapes
 the run lacks from other outputs (marked with the file's name in the "source" column), so that a
 run cut short can still be reported whole, and honestly. --compare adds a column of another run's
 generated / default ratio per shape. Times are microseconds: cuBLASLt default, generated and pick
@@ -34,7 +34,9 @@ def load_rows(paths):
     rows = []
     for path in paths:
         for row in json.load(open(path))["rows"]:
-            row["_source"] = os.path.basename(path)
+            # The folder too: runs of different sessions share file names (r3_suite1.json).
+            parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
+            row["_source"] = os.path.join(parent, os.path.basename(path)) if parent else os.path.basename(path)
             rows.append(row)
     return rows
 
@@ -166,11 +168,12 @@ def main():
     args = ap.parse_args()
     rows = load_rows(args.parts)
     have = {r["name"] for r in rows}
+    order = {name: i for i, name in enumerate(suite_order())}
     for row in load_rows(args.fill):
-        if row["name"] not in have:
+        # Only the suite's own shapes: a filling run's random draws or extra shapes stay out.
+        if row["name"] in order and row["name"] not in have:
             rows.append(row)
             have.add(row["name"])
-    order = {name: i for i, name in enumerate(suite_order())}
     rows.sort(key=lambda r: order.get(r["name"], len(order)))
     compare = {}
     for spec in args.compare:

@@ -41,7 +41,7 @@ std::string config_string(const Config& config, const char* key) {
 // shared-memory operand over more MMAs; wgmma's 64xN instructions read B once per N columns.
 // These factors are the model's only tuned numbers (from published Hopper GEMM studies and our
 // own runs): they rank, the measurement decides.
-double tile_efficiency(const GeneratedKnobs& k, bool register_a) {
+double tile_efficiency(const GeneratedKnobs& k, bool swapped_register_a) {
   const double m = k.tile_m, n = k.tile_n;
   const double intensity = m * n / (m + n);  // per unit K: MACs per element loaded
   if (k.path == KernelPath::Wgmma) {
@@ -62,15 +62,17 @@ double tile_efficiency(const GeneratedKnobs& k, bool register_a) {
     // A 4-stage ring with chunked staging (sm90_chunk_staging) keeps the overlap: not charged,
     // and not yet measured.
     if (k.stages < 3) e *= 0.8;
-    // Not for kernels that read A into registers (tf32 with M-contiguous A): their consumers load
-    // A's fragments from the ring themselves, and a deeper ring pays. 4096^3 tf32 nn, swapped,
-    // 128x256 in two 64x256 warpgroups (H200, session 38, do_bench): 4 stages 368.6 and 382.1 us,
-    // 3 stages 398.5 and 397.6; ktune's recorded medians of sessions 30-38, 3 against 4 stages:
-    // 256x128 490-499 against 360-403, 192x160 500-511 against 397-413. Without the charge the
-    // 4-stage 128x256 is among the H200's 20 (it was not), and the model's first choice on the
-    // recorded 4096^3 runs improved on 7 of 10 (regret up to 1.024 -> 1.000; 1.078 and 1.036 on
-    // two where that run's 256x128 in 4 stages read slow), no other shape moved.
-    if (!register_a && k.stages > 3 && m * n >= 128.0 * 256 && !sm90_chunk_staging(k, 2)) e *= 0.95;
+    // Not for swapped kernels that read A into registers (tf32 nn, whose swapped A is B, N-major):
+    // their consumers load A's fragments from the ring themselves, and a deeper ring pays. 4096^3
+    // tf32 nn, 128x256 in two 64x256 warpgroups (H200, session 38, do_bench): 4 stages 368.6 and
+    // 382.1 us, 3 stages 398.5 and 397.6; ktune's recorded medians of sessions 30-38, 3 against 4
+    // stages: 256x128 490-499 against 360-403, 192x160 500-511 against 397-413. Without the charge
+    // the 4-stage 128x256 is among the H200's 20, and it won there (session 41: 338.5 us against
+    // cuBLASLt's 340.0, the build before 377.4 against 356.6). Unswapped register-A kernels (tt,
+    // tn) keep the charge: without it on five unseen tt/tn draws the 4-stage 128x256 to 256x192
+    // tiles it let in ran 8-100% slower than the best and pushed out 128x208 on 3866x3214x3973
+    // (the best there by 4%; session 41, call 2).
+    if (!swapped_register_a && k.stages > 3 && m * n >= 128.0 * 256 && !sm90_chunk_staging(k, 2)) e *= 0.95;
     if (k.persistent) e *= 1.03;
     return std::min(e, 0.92);
   }
@@ -349,7 +351,7 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   // One wave: each SM runs `occ` CTAs side by side, sharing its tensor cores.
   const double cta_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k_slice);
   const bool register_a = k.path == KernelPath::Wgmma && t.in_type == 3 && !sm90_read_traits(t).a_k_contiguous;
-  const double eff = tile_efficiency(k, register_a) * narrow_copy_efficiency(k, t);
+  const double eff = tile_efficiency(k, register_a && k.swap_ab) * narrow_copy_efficiency(k, t);
   // Dense tensor rate of the input type: fp8 twice f16/bf16's, tf32 half.
   const double tensor_per_sm = r.tensor_per_sm * (t.in_type == 2 ? 2.0 : (t.in_type == 3 ? 0.5 : 1.0));
   // A partly filled SM (fewer CTAs than occupancy in the last wave) still needs the time of
