@@ -377,6 +377,28 @@ TEST(GeneratedSpace, RegisterAKernelsStackTheirWarpgroupsAlongM) {
   }
 }
 
+// A 4-stage tile of 128x256 or more without chunked staging is charged for stores it cannot
+// overlap, but not a swapped kernel that reads A into registers (tf32 nn), whose deeper ring pays;
+// unswapped register-A kernels (tf32 tt) keep the charge (session 41, docs/benchmarks.md).
+TEST(GeneratedSpace, OnlySwappedRegisterAKernelsGoUnchargedForFourStages) {
+  const ProblemTraits nn = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "nn"));
+  const ProblemTraits tt = problem_traits(make_problem(4096, 4096, 4096, gemm::Precision::TF32, "tt"));
+  auto kernel = [](int stages, bool swap) {
+    GeneratedKnobs k = testing_support::wgmma_knobs(128, 256, 32, 2, 1, stages);
+    k.persistent = true;
+    k.swap_ab = swap;
+    return k;
+  };
+  for (const GeneratedKnobs& k : {kernel(3, true), kernel(4, true)}) ASSERT_FALSE(rejects(k, nn, h100()));
+  for (const GeneratedKnobs& k : {kernel(3, false), kernel(4, false)}) ASSERT_FALSE(rejects(k, tt, h100()));
+  ASSERT_GT(estimate(kernel(4, true), nn, h100()).register_a_columns, 0);
+  ASSERT_GT(estimate(kernel(4, false), tt, h100()).register_a_columns, 0);
+  EXPECT_DOUBLE_EQ(estimate(kernel(4, true), nn, h100()).compute_seconds,
+                   estimate(kernel(3, true), nn, h100()).compute_seconds);
+  EXPECT_GT(estimate(kernel(4, false), tt, h100()).compute_seconds,
+            estimate(kernel(3, false), tt, h100()).compute_seconds * 1.04);
+}
+
 // fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
 // charges their tensor rate (fp8 twice f16's, tf32 half).
 // The model sizes an fp8 kernel's shared memory in fp8 bytes: a 128x256 tile with 128-deep K
