@@ -351,8 +351,8 @@ TEST(GeneratedSpace, RegisterAKernelsStackTheirWarpgroupsAlongM) {
            r.knobs.stages == 4;
   };
   EXPECT_TRUE(std::any_of(chosen.begin(), chosen.end(), four_stage_wide));
-  // On the H200 too, whose faster HBM ranks other kernels higher: register-A kernels are not
-  // charged for a 4-stage ring (session 38 measured that kernel fastest of six there).
+  // On the H200 too, whose faster HBM ranks other kernels higher: swapped register-A kernels are
+  // not charged for a 4-stage ring (session 38 measured that kernel fastest of six there).
   DeviceTraits h200 = h100();
   h200.name = "NVIDIA H200";
   const std::vector<RankedKnobs> on_h200 = select_candidates(nn, h200, options);
