@@ -911,57 +911,6 @@ TEST(GeneratedGpu, TilesTmaCannotStoreLeaveRowByRow) {
   verify_knobs(make(1000, 1003, 136, gemm::Precision::F16, "nn"), pingpong, "1000x1003x136 nn, pingpong");
 }
 
-// K ending 1..tile_k / 2 elements into its last K tile (KT_K_HALF_TAIL): that tile issues only
-// its first half of K steps. Whole-K tiles persistent or not, K shorter than half a tile, the
-// last of several split-K slices (atomic, reduced by a second kernel, a split tail), pingpong,
-// a B panel, swapped, CTA pairs, fp8's and tf32's K steps and strict f32's promoted chains, each
-// kernel built with the define; against fp64.
-TEST(GeneratedGpu, HalfFullLastKTilesIssueHalfTheirSteps) {
-  REQUIRE_GPU();
-  if (gpu().traits.compute_capability != 90) GTEST_SKIP() << "wgmma needs sm_90";
-  auto run = [](const gemm::GemmProblem& problem, const GeneratedKnobs& k, const std::string& what) {
-    EXPECT_TRUE(sm90_half_k_tail(k, kernel_traits(k, problem_traits(problem)))) << what;
-    verify_knobs(problem, k, what);
-  };
-  const GeneratedKnobs whole = wgmma(128, 128, 2, 1, 3, true);
-  run(make(2048, 2048, 96, gemm::Precision::F16, "nn"), whole, "2048x2048x96 nn");
-  run(make(1000, 520, 24, gemm::Precision::BF16, "tt"), whole, "1000x520x24 tt (K under half a tile)");
-  GeneratedKnobs launched = whole;
-  launched.persistent = false;
-  run(make(777, 1001, 4097, gemm::Precision::F16, "tn"), launched, "777x1001x4097 tn, not persistent");
-  GeneratedKnobs split = whole;
-  split.split_k = 3;
-  run(make(300, 260, 4100, gemm::Precision::BF16, "nt"), split, "300x260x4100 nt, split 3 (atomic)");
-  split.split_reduce = true;
-  run(make(300, 260, 4100, gemm::Precision::BF16, "nt"), split, "300x260x4100 nt, split 3 reduced");
-  GeneratedKnobs tail = wgmma(128, 256, 2, 1, 3, true);
-  tail.split_tail = true;
-  const gemm::GemmProblem tailed = make(3000, 3000, 3016, gemm::Precision::BF16, "nt");
-  const SplitTail slices = sm90_split_tail(tail, problem_traits(tailed), gpu().traits.sm_count);
-  tail.split_k = static_cast<int>(std::min<std::int64_t>(4, slices.tiles > 0 ? slices.units / slices.tiles : 0));
-  if (tail.split_k >= 2) run(tailed, tail, "3000x3000x3016 nt, split tail " + std::to_string(tail.split_k));
-  GeneratedKnobs pingpong = wgmma(64, 256, 1, 1, 3, true);
-  pingpong.pingpong = true;
-  run(make(1000, 1003, 136, gemm::Precision::F16, "nn"), pingpong, "1000x1003x136 nn, pingpong");
-  GeneratedKnobs panel = wgmma(64, 256, 1, 1, 4, true);
-  panel.b_panel = 3;
-  run(make(3000, 1000, 160, gemm::Precision::F16, "nt"), panel, "3000x1000x160 nt, a B panel");
-  GeneratedKnobs swapped = wgmma(64, 16, 1, 1, 8, false);
-  swapped.swap_ab = true;
-  run(make(16, 1000, 520, gemm::Precision::BF16, "nt"), swapped, "16x1000x520 nt, swapped");
-  GeneratedKnobs pair = whole;
-  pair.cluster_n = 2;
-  run(make(1000, 1104, 520, gemm::Precision::F16, "tn"), pair, "1000x1104x520 tn, CTA pairs");
-  GeneratedKnobs fp8 = whole;
-  fp8.tile_k = 128;
-  run(make(777, 1000, 1056, gemm::Precision::F8E4M3, "nt"), fp8, "fp8 777x1000x1056 nt");
-  GeneratedKnobs tf32 = whole;
-  tf32.tile_k = 32;
-  run(make(777, 1000, 1000, gemm::Precision::TF32, "nt"), tf32, "tf32 777x1000x1000 nt");
-  tf32.promote = kF32ChainK / tf32.tile_k;
-  run(make(500, 600, 1001, gemm::Precision::F32, "nn"), tf32, "strict f32 500x600x1001 nn, promoted chains");
-}
-
 TEST(GeneratedGpu, OddSizes) {
   REQUIRE_GPU();
   for (std::int64_t s : {1, 7, 511, 1000, 4097}) {

@@ -214,7 +214,6 @@ std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& user_t
   const bool kernel_b_evicts = knobs.swap_ab ? knobs.evict_first_a : knobs.evict_first_b;
   if (kernel_a_evicts) out << "#define KT_A_EVICT_FIRST 1\n";
   if (kernel_b_evicts) out << "#define KT_B_EVICT_FIRST 1\n";
-  if (sm90_half_k_tail(knobs, traits)) out << "#define KT_K_HALF_TAIL 1\n";
   out << (knobs.path == KernelPath::Wgmma ? sm90_defines(knobs, traits.in_type) : sm80_defines(knobs, traits));
   out << "\n" << gemm_params_source() << "\n" << gemm_common_source() << "\n";
   out << (knobs.path == KernelPath::Wgmma ? gemm_sm90_source() : gemm_sm80_source()) << "\n";

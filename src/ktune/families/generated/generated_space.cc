@@ -349,11 +349,7 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   e.waves = static_cast<double>(work) / concurrent;
   const double wave_count = std::ceil(e.waves);
   // One wave: each SM runs `occ` CTAs side by side, sharing its tensor cores.
-  // A whole-K tile whose last K tile is at most half full issues half of that tile's wgmmas
-  // (sm90_half_k_tail); a split's critical slices are whole ones.
-  const std::int64_t half_tail = sm90_half_k_tail(k, t) ? k.tile_k / 2 : 0;
-  const std::int64_t k_mma = k_tiles * k.tile_k - half_tail;
-  const double cta_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k.split_k > 1 ? k_slice : k_mma);
+  const double cta_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k_slice);
   const bool register_a = k.path == KernelPath::Wgmma && t.in_type == 3 && !sm90_read_traits(t).a_k_contiguous;
   const double eff = tile_efficiency(k, register_a && k.swap_ab) * narrow_copy_efficiency(k, t);
   // Dense tensor rate of the input type: fp8 twice f16/bf16's, tf32 half.
@@ -368,7 +364,7 @@ ModelEstimate estimate(const GeneratedKnobs& k, const ProblemTraits& user_traits
   const double tail_ctas = static_cast<double>(tail.tiles) * cluster_size(k) * k.split_k;  // slices in the last round
   if (k.split_tail && tail.units > 0) {
     const double rounds = static_cast<double>(tail.from) / static_cast<double>(tail.units);
-    const double whole_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k_mma);
+    const double whole_flops = 2.0 * k.tile_m * k.tile_n * static_cast<double>(k_tiles * k.tile_k);
     e.waves = rounds + static_cast<double>(tail.tiles * k.split_k) / static_cast<double>(tail.units);
     e.compute_seconds = rounds * whole_flops * occ / (tensor_per_sm * eff) +
                         cta_flops * std::max(1.0, std::min<double>(occ, tail_ctas / device.sm_count)) /

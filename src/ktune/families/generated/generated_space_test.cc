@@ -399,25 +399,6 @@ TEST(GeneratedSpace, OnlySwappedRegisterAKernelsGoUnchargedForFourStages) {
             estimate(kernel(3, false), tt, h100()).compute_seconds * 1.04);
 }
 
-// A wgmma kernel whose last K tile is at most half full issues half its steps there
-// (sm90_half_k_tail): the model charges 96 of K = 96's 128 padded elements, all 128 of K = 100's,
-// and a split kernel its whole slices.
-TEST(GeneratedSpace, HalfFullLastKTilesAreChargedHalfTheirMmas) {
-  auto compute = [](const GeneratedKnobs& k, std::int64_t kk) {
-    const ProblemTraits t = problem_traits(make_problem(2048, 2048, kk, gemm::Precision::F16, "nn"));
-    EXPECT_FALSE(rejects(k, t, h100())) << kk;
-    return estimate(k, t, h100()).compute_seconds;
-  };
-  GeneratedKnobs k = testing_support::wgmma_knobs(128, 128, 64, 2, 1, 3);
-  k.persistent = true;
-  EXPECT_NEAR(compute(k, 96) / compute(k, 128), 0.75, 1e-9);
-  EXPECT_DOUBLE_EQ(compute(k, 100), compute(k, 128));
-  GeneratedKnobs split = k;
-  split.split_k = 2;
-  split.persistent = false;
-  EXPECT_DOUBLE_EQ(compute(split, 4097), compute(split, 4160));  // both 65 K tiles: slices of 33
-}
-
 // fp8 and tf32 problems get wgmma kernels only, with K tiles of one 128-byte row, and the model
 // charges their tensor rate (fp8 twice f16's, tf32 half).
 // The model sizes an fp8 kernel's shared memory in fp8 bytes: a 128x256 tile with 128-deep K

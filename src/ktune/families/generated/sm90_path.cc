@@ -264,13 +264,6 @@ LaunchShape sm90_launch_shape(const GeneratedKnobs& knobs, int in_bytes) {
   return shape;
 }
 
-bool sm90_half_k_tail(const GeneratedKnobs& k, const ProblemTraits& kernel) {
-  if (k.path != KernelPath::Wgmma || k.tile_k < 2) return false;
-  if (kernel.in_type == 3 && !kernel.a_k_contiguous) return false;  // KT_A_REGS
-  const std::int64_t tail = kernel_k(kernel) % k.tile_k;
-  return tail != 0 && tail <= k.tile_k / 2;
-}
-
 std::string sm90_defines(const GeneratedKnobs& k, int in_type) {
   std::string out;
   auto define = [&out](const char* name, int value) { out += "#define " + std::string(name) + " " + str(value) + "\n"; };

@@ -51,12 +51,6 @@ int sm90_staging_buffers(const GeneratedKnobs& knobs, int in_bytes);
 // by TMA tensor stores.
 bool sm90_chunk_staging(const GeneratedKnobs& knobs, int in_bytes);
 
-// Whether the last K tile of the kernel's K issues only its first half of K steps
-// (gemm_sm90.cuh's KT_K_HALF_TAIL): K ends 1..tile_k / 2 elements into that tile, whose rest TMA
-// fills with zeros. `kernel` is the kernel's own problem (kernel_traits: swapped, as read); never
-// for tf32's register A, whose software-pipelined loop keeps whole tiles.
-bool sm90_half_k_tail(const GeneratedKnobs& knobs, const ProblemTraits& kernel);
-
 // "#define KT_TILE_M 128\n..." for the knob macros gemm_sm90.cuh reads (KT_TILE_M/N/K,
 // KT_SUBGROUP_M/N, KT_STAGES, KT_PERSISTENT, KT_MIN_BLOCKS, and KT_WGMMA_* below).
 std::string sm90_defines(const GeneratedKnobs& knobs, int in_type);

@@ -462,35 +462,6 @@ TEST(Sm90Path, SwappedKernelsStageNothingAndSayTheyAreSwapped) {
   EXPECT_FALSE(mentions(sm90_defines(k, 0), "KT_SWAP_AB"));
 }
 
-// KT_K_HALF_TAIL: K ending 1..tile_k / 2 elements into its last K tile, in the kernel's own K
-// (three segments for strict f32); never for tf32's register A nor the mma.sync path.
-TEST(Sm90Path, HalfKTailWhereKEndsInTheFirstHalfOfATile) {
-  const GeneratedKnobs k = knobs(128, 128, 64, 2, 1, 3, true);
-  EXPECT_TRUE(sm90_half_k_tail(k, problem(2048, 2048, 96)));
-  EXPECT_TRUE(sm90_half_k_tail(k, problem(2048, 2048, 1)));
-  EXPECT_TRUE(sm90_half_k_tail(k, problem(2048, 2048, 4097)));
-  EXPECT_TRUE(sm90_half_k_tail(k, problem(2048, 2048, 32)));
-  EXPECT_FALSE(sm90_half_k_tail(k, problem(2048, 2048, 33)));
-  EXPECT_FALSE(sm90_half_k_tail(k, problem(2048, 2048, 1000)));  // 40 of 64
-  EXPECT_FALSE(sm90_half_k_tail(k, problem(2048, 2048, 4096)));  // whole tiles
-  GeneratedKnobs deep = k;
-  deep.tile_k = 128;
-  EXPECT_FALSE(sm90_half_k_tail(deep, problem(2048, 2048, 96)));  // 96 of 128
-  EXPECT_TRUE(sm90_half_k_tail(deep, problem(2048, 2048, 160)));
-  GeneratedKnobs tf32 = k;
-  tf32.tile_k = 32;
-  EXPECT_TRUE(sm90_half_k_tail(tf32, typed(problem(1000, 3000, 2000, "nt"), 3)));   // 16 of 32
-  EXPECT_FALSE(sm90_half_k_tail(tf32, typed(problem(1000, 3000, 2000, "tt"), 3)));  // register A
-  ProblemTraits strict = typed(problem(500, 600, 1001, "nt"), 3);
-  strict.f32_split = true;  // three segments of 1004: 3012, 4 into its last tile
-  EXPECT_TRUE(sm90_half_k_tail(tf32, strict));
-  strict.k = 1000;  // 3000: 24 of 32
-  EXPECT_FALSE(sm90_half_k_tail(tf32, strict));
-  GeneratedKnobs sync = k;
-  sync.path = KernelPath::MmaSync;
-  EXPECT_FALSE(sm90_half_k_tail(sync, problem(2048, 2048, 96)));
-}
-
 TEST(Sm90Path, DefinesEveryKnobMacro) {
   GeneratedKnobs k = knobs(128, 256, 64, 2, 1, 4, true);
   k.min_blocks_per_sm = 1;
@@ -770,7 +741,6 @@ std::string assemble(const GeneratedKnobs& k, const ProblemTraits& t) {
       << "\n#define KT_A_K_CONTIGUOUS " << t.a_k_contiguous << "\n#define KT_B_K_CONTIGUOUS " << t.b_k_contiguous
       << "\n#define KT_READS_C " << t.reads_c << "\n#define KT_HAS_BIAS " << t.bias << "\n#define KT_ACTIVATION "
       << t.activation << "\n#define KT_SPLIT_K " << (k.split_k > 1) << "\n"
-      << (sm90_half_k_tail(k, t) ? "#define KT_K_HALF_TAIL 1\n" : "")
       << sm90_defines(k, t.in_type) << read_source("gemm_params.h") << "\n"
       << read_source("gemm_common.cuh") << "\n"
       << read_source("gemm_sm90.cuh") << "\n";
@@ -941,33 +911,6 @@ TEST_F(Sm90Nvrtc, CompilesEveryLayoutAndASampleOfKnobsWithoutSpills) {
   samples.push_back({tail, epilogue});
   tail.cluster_n = 2;
   samples.push_back({tail, problem(3000, 3000, 3000, "nt")});
-  // Half-full last K tiles (KT_K_HALF_TAIL): whole tiles, split-K (atomic, reduced, a split
-  // tail), pingpong, a B panel, swapped, pairs, fp8 and promoted tf32 chains.
-  const std::size_t before_half_tails = samples.size();
-  samples.push_back({knobs(128, 128, 64, 2, 1, 3, true), problem(2048, 2048, 96, "nn")});
-  samples.push_back({knobs(128, 128, 64, 2, 1, 3, false, 3), problem(300, 260, 4100, "nt")});
-  GeneratedKnobs half_reduced = knobs(64, 64, 64, 1, 1, 8, false, 16);
-  half_reduced.split_reduce = true;
-  samples.push_back({half_reduced, problem(128, 256, 32776, "nn")});
-  GeneratedKnobs half_tail = knobs(128, 256, 64, 2, 1, 3, true, 4);
-  half_tail.split_tail = true;
-  samples.push_back({half_tail, problem(3000, 3000, 3016, "nt")});
-  GeneratedKnobs half_pingpong = knobs(64, 256, 64, 1, 1, 3, true);
-  half_pingpong.pingpong = true;
-  samples.push_back({half_pingpong, problem(1000, 1003, 136, "nn")});
-  samples.push_back({knobs(64, 256, 64, 1, 1, 4, true, 1, 3), problem(3000, 1000, 160, "nt")});
-  GeneratedKnobs half_swapped = knobs(64, 16, 64, 1, 1, 8, false);
-  half_swapped.swap_ab = true;
-  samples.push_back({half_swapped, problem(1000, 16, 520, "nt")});
-  GeneratedKnobs half_pair = knobs(128, 128, 64, 2, 1, 3, true);
-  half_pair.cluster_n = 2;
-  samples.push_back({half_pair, problem(1000, 1104, 520, "tn")});
-  samples.push_back({knobs(128, 128, 128, 2, 1, 3, true), typed(problem(777, 1000, 1056, "nt"), 2)});
-  GeneratedKnobs half_promoted = knobs(128, 128, 32, 2, 1, 4, true);
-  half_promoted.promote = 4;
-  samples.push_back({half_promoted, typed(problem(500, 600, 3012, "nt"), 3)});
-  for (std::size_t i = before_half_tails; i < samples.size(); ++i)
-    EXPECT_TRUE(sm90_half_k_tail(samples[i].knobs, samples[i].traits)) << sm90_defines(samples[i].knobs, 0);
   for (const Sample& s : samples) {
     ASSERT_EQ(why(s.knobs, s.traits), "");
     cuda::NvrtcRequest request;

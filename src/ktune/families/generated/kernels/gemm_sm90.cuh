@@ -112,9 +112,6 @@
 #ifndef KT_SPLIT_TAIL
 #define KT_SPLIT_TAIL 0
 #endif
-#ifndef KT_K_HALF_TAIL
-#define KT_K_HALF_TAIL 0
-#endif
 #define KT_MN_CLUSTER (KT_CLUSTER_N * KT_CLUSTER_M)
 #define KT_CLUSTER (KT_MN_CLUSTER * KT_K_CLUSTER)
 #define KT_WG_M (KT_TILE_M / KT_SUBGROUP_M)
@@ -898,52 +895,12 @@ struct Kt90Consumer {
 #define KT_TOTAL_ARG
 #endif
 
-// The wgmmas of the first STEPS K steps (KT_K_STEP elements each) of the stage whose A and B
-// tiles start `a_units` and `b_units` (16-byte units) into the ring; `chain_start`: the first
-// one overwrites the accumulators (scale-d 0) instead of adding to them.
-template <int STEPS>
-static __device__ __forceinline__ void kt90_issue_k_tile(float (&acc)[KT_M_ATOMS][KT_WG_N / 2], kt_u32 desc_lo_a,
-                                                         kt_u32 desc_lo_b, kt_u32 a_units, kt_u32 b_units,
-                                                         bool chain_start) {
-#pragma unroll
-  for (int kk = 0; kk < STEPS; ++kk) {
-#if KT_B_K_CONTIGUOUS
-    const kt_u32 b_step = (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
-#else
-    const kt_u32 b_step = kk * 2048;
-#endif
-    const kt_u64 desc_b = kt_desc(desc_lo_b + b_units + b_step / 16, 1024);
-#pragma unroll
-    for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
-#if KT_A_K_CONTIGUOUS
-      const kt_u32 a_step = (kk / 4) * (KT_TILE_M * 128) + mi * 64 * 128 + (kk % 4) * 32;
-#else
-      const kt_u32 a_step = mi * (KT_TILE_K * 128) + kk * 2048;
-#endif
-      kt_wgmma(acc[mi], kt_desc(desc_lo_a + a_units + a_step / 16, 1024), desc_b, (!chain_start || kk > 0) ? 1 : 0);
-    }
-  }
-}
-
-// KT_K_HALF_TAIL (the host sets it where K % KT_TILE_K is 1..KT_TILE_K / 2): the last K tile of
-// a work item whose K range ends at most half a tile into it runs only its first half of K steps.
-// TMA fills the rest of that stage with zeros, whose wgmmas would add nothing but tensor time:
-// 2048x2048x96 as 64-deep tiles spent a quarter of its MMAs on them.
-__device__ __forceinline__ bool kt_half_last_tile(const KtuneGemmParams& p, int split, long long k_begin) {
-  const long long per_split = p.split_k > 1 && split >= 0 ? p.k_per_split : p.k;
-  const long long k_end = k_begin + per_split < p.k ? k_begin + per_split : p.k;
-  const int tail = static_cast<int>((k_end - k_begin) % KT_TILE_K);
-  return tail != 0 && tail <= KT_TILE_K / 2;
-}
-
 // One tile's K loop: waits for each stage, issues its wgmmas (descriptors from the stage-0 low
 // words plus constant offsets) and hands stages back to the producer. Returns the last stage
 // used, which the caller releases after its final wait unless KT_EARLY_RELEASE did already.
-// `half_last`: the last K tile issues only half its K steps (KT_K_HALF_TAIL).
 static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_WG_N / 2], const Kt90Smem& s,
-                                                    kt_u32 desc_lo_a, kt_u32 desc_lo_b, int k_tiles, bool half_last,
-                                                    int& stage, kt_u32& phase, int lane KT_TOTAL_PARAM) {
-  (void)half_last;
+                                                    kt_u32 desc_lo_a, kt_u32 desc_lo_b, int k_tiles, int& stage,
+                                                    kt_u32& phase, int lane KT_TOTAL_PARAM) {
   int previous_stage = 0;
 #ifdef KT_PROMOTE
 #pragma unroll
@@ -965,12 +922,24 @@ static __device__ __forceinline__ int kt90_mma_tile(float (&acc)[KT_M_ATOMS][KT_
 #pragma unroll
       for (int r = 0; r < KT_WG_N / 2; ++r) kt_fence_operand(acc[mi][r]);
     kt_wgmma_fence();
-#if KT_K_HALF_TAIL
-    if (half_last && kt == k_tiles - 1)
-      kt90_issue_k_tile<KT_TILE_K / KT_K_STEP / 2>(acc, desc_lo_a, desc_lo_b, a_units, b_units, KT_CHAIN_STARTS(kt));
-    else
+#pragma unroll
+    for (int kk = 0; kk < KT_TILE_K / KT_K_STEP; ++kk) {
+#if KT_B_K_CONTIGUOUS
+      const kt_u32 b_step = (kk / 4) * (KT_TILE_N * 128) + (kk % 4) * 32;
+#else
+      const kt_u32 b_step = kk * 2048;
 #endif
-      kt90_issue_k_tile<KT_TILE_K / KT_K_STEP>(acc, desc_lo_a, desc_lo_b, a_units, b_units, KT_CHAIN_STARTS(kt));
+      const kt_u64 desc_b = kt_desc(desc_lo_b + b_units + b_step / 16, 1024);
+#pragma unroll
+      for (int mi = 0; mi < KT_M_ATOMS; ++mi) {
+#if KT_A_K_CONTIGUOUS
+        const kt_u32 a_step = (kk / 4) * (KT_TILE_M * 128) + mi * 64 * 128 + (kk % 4) * 32;
+#else
+        const kt_u32 a_step = mi * (KT_TILE_K * 128) + kk * 2048;
+#endif
+        kt_wgmma(acc[mi], kt_desc(desc_lo_a + a_units + a_step / 16, 1024), desc_b, (!KT_CHAIN_STARTS(kt) || kk > 0) ? 1 : 0);
+      }
+    }
     kt_wgmma_commit();
 #pragma unroll
     for (int mi = 0; mi < KT_M_ATOMS; ++mi)
@@ -1794,13 +1763,7 @@ static __device__ __forceinline__ void kt90_consume(const KtuneGemmParams& p, co
     const int previous_stage =
         kt90_mma_tile_regs(acc, s, desc_lo_b, k_tiles, stage, phase, c.lane, s.base + a_offset, a_frag);
 #else
-#if KT_K_HALF_TAIL
-    const bool half_last = kt_half_last_tile(p, split, k_begin);
-#else
-    const bool half_last = false;
-#endif
-    const int previous_stage =
-        kt90_mma_tile(acc, s, desc_lo_a, desc_lo_b, k_tiles, half_last, stage, phase, c.lane KT_TOTAL_ARG);
+    const int previous_stage = kt90_mma_tile(acc, s, desc_lo_a, desc_lo_b, k_tiles, stage, phase, c.lane KT_TOTAL_ARG);
 #endif
 #if KT_PINGPONG
     if (c.t == 0) kt_mbar_arrive(s.order_bars + 8 * c.index);
