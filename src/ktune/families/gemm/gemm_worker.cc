@@ -144,6 +144,8 @@ nlohmann::json error_reply(const std::string& message) {
 struct GemmWorker::State {
   int ordinal = -1;
   std::shared_ptr<const kc::CudaDriver> driver;
+  // The device's properties from the driver alone (open_driver), before its context exists.
+  std::optional<kc::CudaDeviceProperties> driver_properties;
   Loaded<kc::NvrtcCompiler> nvrtc;
   // After nvrtc: its threads use the compiler, so it goes first.
   std::unique_ptr<generated::BackgroundCompiler> compiler;
@@ -247,8 +249,11 @@ struct GemmWorker::State {
     handle = nullptr;
     events_context.reset();
     context.reset();
+    driver_properties.reset();
     ordinal = -1;
   }
+
+  const kc::CudaDeviceProperties& properties() const { return context ? context->properties() : *driver_properties; }
 
   dc::CudaDeviceContext& timing_context() { return events_context ? *events_context : *context; }
 
@@ -324,8 +329,18 @@ struct GemmWorker::State {
 
   std::filesystem::path cache_directory() const { return device::default_cache_root() / "cuda"; }
 
+  bool device_open(int wanted) const { return context && ordinal == wanted; }
+
   void open_device(int wanted) {
-    if (context && ordinal == wanted) return;
+    if (device_open(wanted)) return;
+    open_driver(wanted);
+    open_context(wanted);
+  }
+
+  // The first half of opening a device: the driver, NVRTC, NVML and the device's properties,
+  // which are all the generated kernels' listing and compiles need. candidates() queues those
+  // compiles here, before the context and the cluster probe (0.15-0.5 s) are made.
+  void open_driver(int wanted) {
     reset_problem();
     reset_device();
     // NVRTC and NVML load (dlopen, nvmlInit) while the driver initialises: the device's opening
@@ -345,7 +360,24 @@ struct GemmWorker::State {
       throw device::DeviceError("no CUDA device " + std::to_string(wanted) + " (this machine has " + std::to_string(count) + ")");
     nvrtc = nvrtc_loading.get();
     nvml = nvml_loading.get();
+    driver_properties = kc::query_device_properties(*driver, wanted);
     open_steps["libraries_s"] = seconds_since();
+    open_started = started;
+    // The check kernels first: the baseline's verification wants them before any generated
+    // kernel's (without them the host checks D).
+    if (nvrtc)
+      checks_compiled = std::async(std::launch::async, [compiler = nvrtc.value, dir = cache_directory(),
+                                                        arch = driver_properties->arch()] {
+        dc::cached_cubin(*compiler, dir, dc::check_kernels_source(), "ktune_check_kernels.cu", arch, ".check.cubin");
+      });
+  }
+
+  // The second half (after open_driver): the context, then the cluster probe and the check
+  // kernels' compile.
+  void open_context(int wanted) {
+    auto seconds_since = [this] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - open_started).count();
+    };
     dc::TimingOptions timing;
     // cuBLASLt is enqueued behind the blocking kernel; should it ever wait for the GPU while
     // enqueueing, a short timeout costs one invalid sample before falling back to events.
@@ -362,11 +394,6 @@ struct GemmWorker::State {
       placement().resident_clusters(2);
       open_steps["cluster_probe_s"] = seconds_since();
     }
-    if (nvrtc)
-      checks_compiled = std::async(std::launch::async, [compiler = nvrtc.value, dir = cache_directory(),
-                                                        arch = context->properties().arch()] {
-        dc::cached_cubin(*compiler, dir, dc::check_kernels_source(), "ktune_check_kernels.cu", arch, ".check.cubin");
-      });
   }
 
   // The check kernels once compiled; nullptr while NVRTC still works on them, or for good when
@@ -445,6 +472,7 @@ struct GemmWorker::State {
   };
   double last_operands_seconds = 0, last_upload_seconds = 0;
   nlohmann::json open_steps = nlohmann::json::object();  // open_device's steps (seconds since it began)
+  std::chrono::steady_clock::time_point open_started;
   std::future<HostInputs> pending_inputs;
   std::string pending_key, allocated_key;
   GemmProblem pending_problem;
@@ -707,23 +735,26 @@ nlohmann::json GemmWorker::candidates(const GemmSetup& setup) {
   // the context and is made later (open_cublaslt).
   std::future<void> cublaslt_loading;
   if (!s.lt) cublaslt_loading = std::async(std::launch::async, [&s] { s.lt = cublaslt::CublasLt::load(); });
+  nlohmann::json reply = {{"candidates", nlohmann::json::array()}, {"families", nlohmann::json::object()}};
+  const auto wanted = [&](const char* name) {
+    return std::find(setup.families.begin(), setup.families.end(), name) != setup.families.end();
+  };
+  // The generated kernels start compiling as soon as the driver knows the device, before its
+  // context and before the inputs and the reference are made: those and cuBLASLt's enumeration
+  // then overlap NVRTC too. They are listed after cuBLASLt's.
+  nlohmann::json generated_listed = nlohmann::json::array();
   try {
-    s.open_device(setup.device);
+    const bool opening = !s.device_open(setup.device);
+    if (opening) s.open_driver(setup.device);
+    if (wanted("generated")) reply["families"]["generated"] = generated_candidates(setup, generated_listed);
+    step_done("generated_queued_s");
+    if (opening) s.open_context(setup.device);
   } catch (...) {
     if (cublaslt_loading.valid()) cublaslt_loading.wait();
     throw;
   }
   if (cublaslt_loading.valid()) cublaslt_loading.get();
   step_done("device_opened_s");
-  nlohmann::json reply = {{"candidates", nlohmann::json::array()}, {"families", nlohmann::json::object()}};
-  const auto wanted = [&](const char* name) {
-    return std::find(setup.families.begin(), setup.families.end(), name) != setup.families.end();
-  };
-  // The generated kernels start compiling before the inputs and the reference are made: those
-  // and cuBLASLt's enumeration then overlap NVRTC too. They are listed after cuBLASLt's.
-  nlohmann::json generated_listed = nlohmann::json::array();
-  if (wanted("generated")) reply["families"]["generated"] = generated_candidates(setup, generated_listed);
-  step_done("generated_queued_s");
   s.allocate_pending();
   step_done("buffers_allocated_s");
   for (const std::string& family : setup.families)
@@ -796,7 +827,7 @@ nlohmann::json GemmWorker::generated_candidates(const GemmSetup& setup, nlohmann
   const kc::NvrtcCompiler& nvrtc = *s.nvrtc;
   info["library"] = {{"path", nvrtc.library_path()},
                      {"version", generated::generator_version() + " nvrtc " + nvrtc.version_string()}};
-  const generated::DeviceTraits device = generated::device_traits(s.context->properties());
+  const generated::DeviceTraits device = generated::device_traits(s.properties());
   const generated::ProblemTraits traits = generated::problem_traits(setup.problem);
   generated::SpaceOptions options;
   options.max_candidates = static_cast<std::size_t>(std::max(0, setup.generated_max_candidates));
@@ -853,7 +884,7 @@ nlohmann::json GemmWorker::compile_generated(const std::vector<generated::Ranked
                                              const generated::ProblemTraits& traits, const std::string& source,
                                              nlohmann::json& candidates) {
   State& s = *state_;
-  const generated::DeviceTraits device = generated::device_traits(s.context->properties());
+  const generated::DeviceTraits device = generated::device_traits(s.properties());
   generated::BackgroundCompiler& compiler = s.background_compiler();
   std::size_t queued = 0;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
