@@ -5,6 +5,7 @@
 #include <cstring>
 #include <future>
 #include <span>
+#include <stdexcept>
 
 #include "ktune/core/config.h"
 #include "ktune/device/compile_cache.h"
@@ -253,7 +254,13 @@ struct GemmWorker::State {
     ordinal = -1;
   }
 
-  const kc::CudaDeviceProperties& properties() const { return context ? context->properties() : *driver_properties; }
+  // The open device's properties: the context's, or the driver's between open_driver and
+  // open_context.
+  const kc::CudaDeviceProperties& properties() const {
+    if (context) return context->properties();
+    if (!driver_properties) throw std::logic_error("gemm worker: no device is open");
+    return *driver_properties;
+  }
 
   dc::CudaDeviceContext& timing_context() { return events_context ? *events_context : *context; }
 
@@ -372,8 +379,7 @@ struct GemmWorker::State {
       });
   }
 
-  // The second half (after open_driver): the context, then the cluster probe and the check
-  // kernels' compile.
+  // The second half (after open_driver): the context, then the cluster probe.
   void open_context(int wanted) {
     auto seconds_since = [this] {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - open_started).count();
