@@ -32,27 +32,56 @@ function(ktune_module name)
   set_target_properties(ktune_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
-# ktune_test(NAME SOURCES x_test.cc DEPS modules... [LABELS l1 l2] [TIMEOUT s] [COST s])
+# ktune_optimize_when_sanitized(TARGET): compiles TARGET at -O1 in the sanitized Debug build
+# (scripts/test.sh's second stage), every sanitizer check kept (-O1 is ASan's recommended level).
+# For the modules whose loops are most of that stage's test time at -O0: the search strategies'
+# Gaussian process, the simulator's random-search timelines, the space's sampling. `strategies
+# score` over the committed recordings took 24.7 s at -O2 and over 600 s at -O0 under ASan
+# (simulate_commands_test, CI's longest test, session 43), most of it in those modules' calls
+# into the standard library that -O0 leaves out of line.
+function(ktune_optimize_when_sanitized target)
+  if(KTUNE_SANITIZE AND CMAKE_BUILD_TYPE STREQUAL "Debug")
+    target_compile_options(${target} PRIVATE -O1)
+  endif()
+endfunction()
+
+# ktune_test(NAME SOURCES x_test.cc DEPS modules... [LABELS l1 l2] [TIMEOUT s] [COST s]
+#            [NVRTC_CASES gtest-pattern])
 # COST: about how many seconds the test takes (2-core machine, ASan build). `ctest -j` starts the
 # costliest tests first when it has no timings of its own (a fresh clone, as in CI), so that a
 # long test does not start last and run alone.
+# NVRTC_CASES: the cases (a gtest filter, e.g. "Sm90Nvrtc.*") whose time is NVRTC compiling CUDA
+# C++ run as a second test, NAME_nvrtc, labelled nvrtc; NAME runs the others. NVRTC's own work
+# is the same in every build and NVRTC is not instrumented, so the sanitizer stage of
+# scripts/test.sh leaves the label out (-LE nvrtc): what of ktune those cases run (emitting the
+# source, NVRTC's wrapper, reading its resource report) the host-only cases and nvrtc_test run
+# there too.
 function(ktune_test name)
   if(NOT KTUNE_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(ARG "" "TIMEOUT;COST" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;COST;NVRTC_CASES" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main ktune_warnings)
   target_compile_definitions(${name} PRIVATE
     KTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     KTUNE_BINARY_DIR="${PROJECT_BINARY_DIR}"
     KTUNE_CUDA_HOME="${KTUNE_CUDA_HOME}")
-  add_test(NAME ${name} COMMAND ${name})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
+  set(tests ${name})
+  if(ARG_NVRTC_CASES)
+    add_test(NAME ${name} COMMAND ${name} --gtest_filter=-${ARG_NVRTC_CASES})
+    add_test(NAME ${name}_nvrtc COMMAND ${name} --gtest_filter=${ARG_NVRTC_CASES})
+    set(nvrtc_labels nvrtc ${ARG_LABELS})
+    set_tests_properties(${name}_nvrtc PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${nvrtc_labels}")
+    list(APPEND tests ${name}_nvrtc)
+  else()
+    add_test(NAME ${name} COMMAND ${name})
+  endif()
   set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}")
   if(ARG_COST)
-    set_tests_properties(${name} PROPERTIES COST ${ARG_COST})
+    set_tests_properties(${tests} PROPERTIES COST ${ARG_COST})
   endif()
 endfunction()

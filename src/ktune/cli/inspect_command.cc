@@ -188,7 +188,8 @@ InspectReport inspect_cubin(const std::string& path, const std::string& bytes, c
 Config checked_config(const spec::TuningProblem& problem, const InspectArgs& args, InspectReport& report) {
   Config config = parse_assignments(args.config, "--config");
   std::string unknown, missing;
-  for (const auto& [name, value] : config) {
+  for (const auto& entry : config) {
+    const std::string& name = entry.first;  // not a structured binding: clang 14 cannot capture one
     const bool known = std::any_of(problem.parameters.begin(), problem.parameters.end(),
                                    [&](const space::Parameter& p) { return p.name == name; });
     if (!known) unknown += (unknown.empty() ? "" : ", ") + name;

@@ -6,19 +6,20 @@
 #include <stdlib.h>
 
 #include <cmath>
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-#endif
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "ktune/core/sanitized_build.h"
 #include "ktune/device/cuda/driver_api.h"
 #include "ktune/families/cublaslt/cublaslt_api.h"
 #include "ktune/families/cublaslt/cublaslt_matmul.h"
 #include "ktune/families/cublaslt/cublaslt_names.h"
 #include "ktune/families/gemm/gemm_reference.h"
 #include "ktune/families/gemm/gemm_worker.h"
+#if KTUNE_ASAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 namespace ktune::cublaslt {
 namespace {
@@ -538,11 +539,11 @@ TEST_F(InstalledCublasLt, HandleNeedsADriver) {
   const Loaded<ktune::cuda::CudaDriver> driver = ktune::cuda::CudaDriver::load();
   if (driver) GTEST_SKIP() << "a CUDA driver is present; the GPU test covers the handle";
   Handle handle = nullptr;
-#if defined(__SANITIZE_ADDRESS__)
+#if KTUNE_ASAN
   __lsan_disable();  // cublasLtCreate leaks 192 bytes of its own on this failure path
 #endif
   const Status status = lt_->api().Create(&handle);
-#if defined(__SANITIZE_ADDRESS__)
+#if KTUNE_ASAN
   __lsan_enable();
 #endif
   std::printf("cublasLtCreate without a driver: %s\n", lt_->error_text(status, "cublasLtCreate").c_str());
