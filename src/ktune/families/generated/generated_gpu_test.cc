@@ -1006,5 +1006,45 @@ TEST(GeneratedGpu, TheWorkerListsCompiledCandidates) {
   }
 }
 
+// A fresh worker (as in a new worker process): the first listing opens the driver, queues the
+// generated kernels' compiles for the device properties the driver reports, and only then makes
+// the context and probes cluster placement (gemm_worker.cc, candidates()). The kernels compiled
+// from the driver's properties must load, run and verify on that context; the steps show the
+// order. The shared worker() cannot show it: whichever test runs first opens its device.
+TEST(GeneratedGpu, AFreshWorkerQueuesItsCompilesBeforeItsContext) {
+  REQUIRE_GPU();
+  gemm::GemmWorker fresh;
+  gemm::GemmSetup setup;
+  setup.problem = make(1000, 1016, 744, gemm::Precision::BF16, "nt");
+  setup.families = {"generated"};
+  setup.generated_max_candidates = 3;
+  const nlohmann::json reply = fresh.handle(gemm::candidates_request(setup));
+  const nlohmann::json& steps = reply.at("steps");
+  const nlohmann::json& open = steps.at("device_open");
+  std::printf("listing steps: %s\n", steps.dump().c_str());
+  EXPECT_LE(open.at("driver_s").get<double>(), open.at("libraries_s").get<double>());
+  EXPECT_LE(open.at("libraries_s").get<double>(), open.at("context_s").get<double>());
+  if (gpu().traits.compute_capability >= 90) {
+    EXPECT_TRUE(open.contains("cluster_probe_s")) << open.dump();
+  }
+  EXPECT_LE(steps.at("generated_queued_s").get<double>(), steps.at("device_opened_s").get<double>());
+  const nlohmann::json& info = reply.at("families").at("generated");
+  ASSERT_TRUE(info.value("available", false)) << info.dump(1);
+  EXPECT_EQ(info.at("compile").at("kernels"), 3);
+  EXPECT_EQ(reply.at("device").at("name"), gpu().traits.name);
+  int generated = 0;
+  for (const nlohmann::json& c : reply.at("candidates")) {
+    if (c.at("family") != "generated") continue;
+    ++generated;
+    gemm::EvaluateOptions options;
+    options.policy.min_samples = 3;
+    options.policy.min_seconds = 0;
+    const nlohmann::json evaluated = fresh.handle(gemm::evaluate_request(setup, c, options));
+    EXPECT_EQ(evaluated.value("status", ""), "ok") << evaluated.dump(1).substr(0, 4000);
+    EXPECT_TRUE(evaluated.value("verified", false)) << evaluated.dump(1).substr(0, 4000);
+  }
+  EXPECT_EQ(generated, 3);
+}
+
 }  // namespace
 }  // namespace ktune::generated
