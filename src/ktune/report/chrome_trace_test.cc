@@ -105,7 +105,7 @@ TEST(ChromeTrace, EmptySessionAndHostileText) {
   const nlohmann::json empty = chrome_trace(d, &summary);
   EXPECT_EQ(summary.compile_spans + summary.measure_spans, 0u);
   EXPECT_TRUE(spans(empty, "session").empty());
-  EXPECT_NO_THROW((void)nlohmann::json::parse(chrome_trace_text(d)));
+  EXPECT_TRUE(nlohmann::json::accept(chrome_trace_text(d)));
 
   d = testing::sample_session();
   d.results[3].error = "bad \xFF byte \"quoted\" \n newline";
