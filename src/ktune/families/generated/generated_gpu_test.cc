@@ -974,6 +974,14 @@ TEST(GeneratedGpu, Epilogues) {
   EXPECT_GE(verify_all(p), 2);
 }
 
+// Verifies and briefly measures a listed candidate (three samples: the time is not under test).
+nlohmann::json evaluate_briefly(gemm::GemmWorker& w, const gemm::GemmSetup& setup, const nlohmann::json& candidate) {
+  gemm::EvaluateOptions options;
+  options.policy.min_samples = 3;
+  options.policy.min_seconds = 0;
+  return w.handle(gemm::evaluate_request(setup, candidate, options));
+}
+
 TEST(GeneratedGpu, TheWorkerListsCompiledCandidates) {
   REQUIRE_GPU();
   gemm::GemmSetup setup;
@@ -990,10 +998,7 @@ TEST(GeneratedGpu, TheWorkerListsCompiledCandidates) {
   for (const nlohmann::json& c : reply.at("candidates")) {
     if (c.at("family") != "generated") continue;
     ++generated;
-    gemm::EvaluateOptions options;
-    options.policy.min_samples = 3;
-    options.policy.min_seconds = 0;
-    const nlohmann::json evaluated = worker().handle(gemm::evaluate_request(setup, c, options));
+    const nlohmann::json evaluated = evaluate_briefly(worker(), setup, c);
     EXPECT_EQ(evaluated.value("status", ""), "ok") << evaluated.dump(1).substr(0, 4000);
     EXPECT_TRUE(evaluated.at("compile").at("background").get<bool>()) << evaluated.at("compile").dump();
     EXPECT_GE(evaluated.at("compile").at("waited_seconds").get<double>(), 0.0);
@@ -1036,10 +1041,7 @@ TEST(GeneratedGpu, AFreshWorkerQueuesItsCompilesBeforeItsContext) {
   for (const nlohmann::json& c : reply.at("candidates")) {
     if (c.at("family") != "generated") continue;
     ++generated;
-    gemm::EvaluateOptions options;
-    options.policy.min_samples = 3;
-    options.policy.min_seconds = 0;
-    const nlohmann::json evaluated = fresh.handle(gemm::evaluate_request(setup, c, options));
+    const nlohmann::json evaluated = evaluate_briefly(fresh, setup, c);
     EXPECT_EQ(evaluated.value("status", ""), "ok") << evaluated.dump(1).substr(0, 4000);
     EXPECT_TRUE(evaluated.value("verified", false)) << evaluated.dump(1).substr(0, 4000);
   }
