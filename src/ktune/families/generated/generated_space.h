@@ -111,9 +111,14 @@ bool ranks_before(const RankedKnobs& a, const RankedKnobs& b);
 std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
                                     SpaceSummary* summary = nullptr);
 
+// How far behind the model's best estimate (a factor) select_candidates still forces in the best
+// of a path or class as a hedge: 2 on small problems, 1.3 where the best estimate is 100 us or
+// more (generated_space.cc says what was measured).
+double hedge_window(double best_estimate_seconds);
+
 // The candidates to measure: the best estimates, with at most a quarter from one (path, tile,
 // split-K) choice so that a model error cannot hide a whole region, and the best of each path
-// kept.
+// and class kept within hedge_window of the best.
 std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const DeviceTraits& device,
                                            const SpaceOptions& options, SpaceSummary* summary = nullptr);
 

@@ -856,9 +856,29 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
   EXPECT_LE(chosen.size(), 12u);
   EXPECT_GT(summary.valid, chosen.size());
   EXPECT_LT(summary.valid, summary.considered);
+  // A large problem: the mma.sync path's best lies past hedge_window's 1.3x, so only the wgmma
+  // path is measured; every kernel chosen lies within 1.3x of the best, or was chosen by the
+  // model's order (no forced hedge further out).
+  const std::vector<RankedKnobs> ranked = rank_space(problem_traits(make_problem(4096, 4096, 4096)), device, {});
+  const double best_4096 = ranked.front().estimate.seconds;
+  EXPECT_GE(best_4096, 100e-6);
+  EXPECT_DOUBLE_EQ(hedge_window(best_4096), 1.3);
+  const auto best_mma_sync = std::find_if(ranked.begin(), ranked.end(), [](const RankedKnobs& r) {
+    return r.knobs.path == KernelPath::MmaSync;
+  });
+  ASSERT_NE(best_mma_sync, ranked.end());
+  EXPECT_GT(best_mma_sync->estimate.seconds, 1.3 * best_4096);
   std::set<KernelPath> paths;
   for (const RankedKnobs& r : chosen) paths.insert(r.knobs.path);
-  EXPECT_EQ(paths.size(), 2u);  // the best of each path is always kept
+  EXPECT_EQ(paths, std::set<KernelPath>{KernelPath::Wgmma});
+  // A small one: the best of each path is kept, however far behind (the model errs there).
+  const ProblemTraits small_problem = problem_traits(make_problem(1024, 1024, 512));
+  const std::vector<RankedKnobs> small_ranked = rank_space(small_problem, device, {});
+  EXPECT_LT(small_ranked.front().estimate.seconds, 100e-6);
+  EXPECT_DOUBLE_EQ(hedge_window(small_ranked.front().estimate.seconds), 2.0);
+  paths.clear();
+  for (const RankedKnobs& r : select_candidates(small_problem, device, {})) paths.insert(r.knobs.path);
+  EXPECT_EQ(paths.size(), 2u);
   EXPECT_EQ(chosen.front().knobs.path, KernelPath::Wgmma);
   EXPECT_EQ(chosen.front().knobs.split_k, 1);
   EXPECT_GE(chosen.front().knobs.tile_m * chosen.front().knobs.tile_n, 128 * 128);
@@ -879,7 +899,12 @@ TEST(GeneratedSpace, TheModelPrefersSensibleShapes) {
     }
   std::set<std::pair<KernelPath, bool>> classes;
   for (const RankedKnobs& r : chosen) classes.insert({r.knobs.path, r.knobs.split_k > 1});
-  EXPECT_GE(classes.size(), 2u);  // both paths; split-K here only if the model put it within 2x
+  // Its best estimate is about 100 us: both paths where the window is 2x, and split-K only if the
+  // model put it within the window.
+  const double best_512 = rank_space(problem_traits(make_problem(512, 5120, 13824, gemm::Precision::F16, "nt")), device, {})
+                              .front()
+                              .estimate.seconds;
+  EXPECT_GE(classes.size(), hedge_window(best_512) == 2.0 ? 2u : 1u);
   EXPECT_TRUE(classes.count({KernelPath::Wgmma, false}));
 
   // Split-K summed inside a cluster is opt-in, and then one kernel of the class at most.
