@@ -178,17 +178,19 @@ GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_
 
 // A B panel of more K tiles leaves too little shared memory for A's ring and the staging tile.
 constexpr int kMaxPanelTiles = 4;
-// The forced classes of select_candidates (the best of each path, split and unsplit, clusters,
-// swapped, ...) hedge against the model's errors, and on small problems those are large: there
-// kernels the model put 1.3-2.5x behind its best ran within 5% of the fastest measured
-// (odd_777x3001x1999's mma_sync 2.49x, a batched 315x715x356 1.71x, long-K split tiles 1.41x).
-// Where the model's best takes 100 us or more, its errors are small: over the 30 tuned-on suite
-// shapes (2257 measured kernels in 200 shape-runs, sessions 14-42, H100 and H200) none it put
-// more than 1.106x behind its best came within 5% of the fastest; over every recorded shape, the
-// holdout and random draws with it (4035 kernels, 325 shape-runs), none past 1.216x. There a
-// hedge 1.5-1.7x behind only costs time: on 8192x8192x28672 the mma_sync best (1.48x; it ran
-// 8.9 ms against 4.8) was measured and two 192x256 split-K kernels (1.70x) compiled 6 s each and
-// were waited for, then left out.
+// The forced classes of select_candidates (hedge_class: the best of each path, split and
+// unsplit, clusters, swapped, ...) hedge against the model's errors, and on small problems those
+// are large: there the best of a class the model put 1.3-2.5x behind its best ran within 5% of
+// the fastest measured (odd_777x3001x1999's mma_sync 2.49x, a batched 1196x206x188 2.17x).
+// Where the model's best takes 100 us or more, its errors are small. `ktune_model_replay
+// --hedges` over the recorded suite runs: of the hedges measured within 5% of their shape's
+// fastest, the farthest class lay 1.175x behind the best on the 30 tuned-on shapes in sessions
+// 30-42 (87 shape-runs, 880 hedges; the holdout and random draws with them: 1.195x, 147 runs),
+// 1.279x in sessions 14-42 (230 runs); over every recorded run, 1.336x (a holdout shape's
+// unclustered 128x128 in session 14, before the clusters of today, whose window this would have
+// shut). There a hedge 1.5-1.7x behind only costs time: on 8192x8192x28672 the mma_sync best
+// (1.48x; it ran 8.9 ms against 4.8) was measured and two 192x256 split-K kernels (1.70x)
+// compiled 6 s each and were waited for, then left out.
 constexpr double kHedgeWindow = 2.0;
 constexpr double kHedgeWindowLarge = 1.3;
 constexpr double kHedgeLargeSeconds = 100e-6;
@@ -771,6 +773,11 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   return ranked;
 }
 
+HedgeClass hedge_class(const GeneratedKnobs& k) {
+  return {k.path,         k.split_k > 1,  k.b_panel > 0,  k.pingpong,   cluster_size(k) > 1,
+          k.swap_ab,      k.split_reduce, k.split_cluster, k.split_tail, co_resident(k)};
+}
+
 double hedge_window(double best_estimate_seconds) {
   return best_estimate_seconds >= kHedgeLargeSeconds ? kHedgeWindowLarge : kHedgeWindow;
 }
@@ -783,7 +790,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);
   std::map<std::string, std::size_t> per_tile;
   std::map<KernelPath, bool> path_seen;
-  std::map<std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool, bool>, bool> class_seen;
+  std::map<HedgeClass, bool> class_seen;
   // The best of each path first: the model must not shut a path out on its own. Then the best
   // split and unsplit kernel of each path where the model puts it within 2x of the best, where
   // its split-K guess is least certain (on 512x5120x13824 it once ranked twelve split kernels
@@ -798,10 +805,7 @@ std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const De
   const double best = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
   const double window = hedge_window(best);
   for (const RankedKnobs& r : ranked) {
-    const std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool, bool> cls{
-        r.knobs.path,    r.knobs.split_k > 1,    r.knobs.b_panel > 0,      r.knobs.pingpong,
-        cluster_size(r.knobs) > 1, r.knobs.swap_ab, r.knobs.split_reduce, r.knobs.split_cluster,
-        r.knobs.split_tail,        co_resident(r.knobs)};
+    const HedgeClass cls = hedge_class(r.knobs);
     if (class_seen[cls]) continue;
     // A split tail is forced in only where the model puts it near the best: elsewhere (decode,
     // short K) it is the split-K kernel of a tile that fills no round.

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -110,6 +111,11 @@ bool ranks_before(const RankedKnobs& a, const RankedKnobs& b);
 // Every valid combination, best model estimate first.
 std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
                                     SpaceSummary* summary = nullptr);
+
+// The classes select_candidates forces the best of into its selection: path, split-K, B panel,
+// pingpong, cluster, swapped, reduced split, in-cluster split, split tail, two CTAs per SM.
+using HedgeClass = std::tuple<KernelPath, bool, bool, bool, bool, bool, bool, bool, bool, bool>;
+HedgeClass hedge_class(const GeneratedKnobs& k);
 
 // How far behind the model's best estimate (a factor) select_candidates still forces in the best
 // of a path or class as a hedge: 2 on small problems, 1.3 where the best estimate is 100 us or

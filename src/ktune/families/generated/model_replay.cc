@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <map>
 #include <stdexcept>
 
 #include "ktune/core/config.h"
@@ -52,7 +53,9 @@ nlohmann::json ShapeReplay::to_json() const {
           {"best_config", best_config},
           {"best_estimate_s", best_estimate_seconds},
           {"model_first_config", first_config},
-          {"model_first_estimate_s", first_estimate_seconds}};
+          {"model_first_estimate_s", first_estimate_seconds},
+          {"holdout", holdout},
+          {"space_best_estimate_s", space_best_estimate_seconds}};
 }
 
 ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string& source, const DeviceTraits& device,
@@ -90,8 +93,23 @@ ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string&
     shape.best_estimate_seconds = best.ranked.estimate.seconds;
     shape.first_config = kernels.front().key;
     shape.first_estimate_seconds = kernels.front().ranked.estimate.seconds;
+    shape.holdout = row.value("holdout", false);
     SpaceOptions options;
     options.max_candidates = max_candidates;
+    const std::vector<RankedKnobs> ranked = rank_space(traits, device, options);
+    shape.space_best_estimate_seconds = ranked.empty() ? 0.0 : ranked.front().estimate.seconds;
+    std::map<HedgeClass, double> class_best;  // ranked is in the model's order: the first of each class
+    for (const RankedKnobs& r : ranked) class_best.emplace(hedge_class(r.knobs), r.estimate.seconds);
+    for (const Measured& m : kernels) {
+      if (shape.space_best_estimate_seconds <= 0) break;
+      const HedgeClass cls = hedge_class(m.ranked.knobs);
+      const auto in_space = class_best.find(cls);
+      // A class the space no longer has (the rules changed since): the kernel's own estimate.
+      const double class_seconds = in_space != class_best.end() ? in_space->second : m.ranked.estimate.seconds;
+      shape.kernels.push_back({m.ranked.estimate.seconds / shape.space_best_estimate_seconds, m.seconds / best.seconds,
+                               cls != hedge_class(ranked.front().knobs),
+                               class_seconds / shape.space_best_estimate_seconds});
+    }
     const std::vector<RankedKnobs> selected = select_candidates(traits, device, options);
     for (const Measured& m : kernels)
       // The selection chooses its own rasterisation (raster_group): a recorded kernel stands for

@@ -28,6 +28,19 @@ struct ShapeReplay {
   double selected_best_seconds = 0;
   std::string best_config, first_config;  // config_key of each
   double first_estimate_seconds = 0, best_estimate_seconds = 0;  // the model's estimates of both
+  bool holdout = false;  // the row's "holdout" flag (bench/gemm_suite40.py: random draws are too)
+  // The model's best estimate over the whole space (rank_space's first), and every measured
+  // kernel's estimate and time against it and the fastest (hedge_evidence.h reads these).
+  double space_best_estimate_seconds = 0;
+  struct Kernel {
+    double estimate_ratio = 0;  // its estimate / space_best_estimate_seconds
+    double time_ratio = 0;      // its time / best_seconds
+    bool other_class = false;   // of another hedge_class than the space's best: a hedge
+    // The best estimate of its hedge_class in the space / space_best_estimate_seconds: how far
+    // out the window must reach for the class to be measured at all.
+    double class_estimate_ratio = 0;
+  };
+  std::vector<Kernel> kernels;
   double regret() const { return best_seconds > 0 ? first_seconds / best_seconds : 0; }
   nlohmann::json to_json() const;
 };
