@@ -784,7 +784,10 @@ double hedge_window(double best_estimate_seconds) {
 
 std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const DeviceTraits& device,
                                            const SpaceOptions& options, SpaceSummary* summary) {
-  const std::vector<RankedKnobs> ranked = rank_space(traits, device, options, summary);
+  return select_ranked(rank_space(traits, device, options, summary), options);
+}
+
+std::vector<RankedKnobs> select_ranked(const std::vector<RankedKnobs>& ranked, const SpaceOptions& options) {
   std::vector<RankedKnobs> chosen;
   if (options.max_candidates == 0) return chosen;
   const std::size_t per_tile_cap = std::max<std::size_t>(2, options.max_candidates / 4);

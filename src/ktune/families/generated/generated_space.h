@@ -127,6 +127,9 @@ double hedge_window(double best_estimate_seconds);
 // and class kept within hedge_window of the best.
 std::vector<RankedKnobs> select_candidates(const ProblemTraits& traits, const DeviceTraits& device,
                                            const SpaceOptions& options, SpaceSummary* summary = nullptr);
+// The same selection from rank_space's output for these options (for callers that need the
+// ranking too: model_replay ranks once).
+std::vector<RankedKnobs> select_ranked(const std::vector<RankedKnobs>& ranked, const SpaceOptions& options);
 
 // Local refinement around measured winners: every valid setting one knob step away from a
 // seed (K tile x2 or /2, tile M or N x2 or /2, split-K to the neighbouring value, stages +-1,

@@ -110,7 +110,7 @@ ReplayResult replay_suite(const nlohmann::json& suite_output, const std::string&
                                cls != hedge_class(ranked.front().knobs),
                                class_seconds / shape.space_best_estimate_seconds});
     }
-    const std::vector<RankedKnobs> selected = select_candidates(traits, device, options);
+    const std::vector<RankedKnobs> selected = select_ranked(ranked, options);
     for (const Measured& m : kernels)
       // The selection chooses its own rasterisation (raster_group): a recorded kernel stands for
       // the same kernel in any tile order.
