@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <system_error>
@@ -31,6 +32,13 @@ struct EmptyCache {
   }
 };
 
+void write_cubin(const fs::path& dir, std::size_t rank, const std::string& cubin) {
+  const fs::path path = dir / ("rank" + std::to_string(rank) + ".cubin");
+  std::ofstream out(path, std::ios::binary);
+  out.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
 }  // namespace
 
 nlohmann::json CompileTime::to_json() const {
@@ -41,11 +49,13 @@ nlohmann::json CompileTime::to_json() const {
 }
 
 std::vector<CompileTime> time_listed_compiles(const cuda::NvrtcCompiler& nvrtc, const gemm::GemmProblem& problem,
-                                              const DeviceTraits& device, std::size_t max_candidates) {
+                                              const DeviceTraits& device, std::size_t max_candidates,
+                                              const fs::path& cubin_dir) {
   if (auto reason = unsupported_reason(problem)) throw std::invalid_argument(*reason);
   const ProblemTraits traits = problem_traits(problem);
   SpaceOptions options;  // its defaults are the worker's (gemm_worker.h's GemmSetup)
   options.max_candidates = max_candidates;
+  if (!cubin_dir.empty()) fs::create_directories(cubin_dir);
   const EmptyCache empty;
   const device::CompileCache cache(empty.dir);
   std::vector<CompileTime> out;
@@ -63,6 +73,7 @@ std::vector<CompileTime> time_listed_compiles(const cuda::NvrtcCompiler& nvrtc, 
     t.ok = kernel.ok;
     t.cubin_bytes = kernel.ok ? kernel.cubin.size() : 0;
     t.error = kernel.ok ? "" : kernel.error.substr(0, kernel.error.find('\n'));
+    if (kernel.ok && !cubin_dir.empty()) write_cubin(cubin_dir, rank, kernel.cubin);
     out.push_back(std::move(t));
   }
   return out;

@@ -8,6 +8,7 @@
 // kernel's seconds and cubin size, to find those kernels and to measure a change to their code.
 
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,11 @@ struct CompileTime {
 // The kernels select_candidates lists for `problem` on `device` with the worker's space options
 // (clusters and swapped kernels on, pingpong, in-cluster split-K, split tails and evict-first off)
 // and at most `max_candidates` of them, each compiled for its path's target. Throws
-// std::invalid_argument when the family cannot express the problem.
+// std::invalid_argument when the family cannot express the problem. With a non-empty
+// `cubin_dir`, each compiled kernel is also written there as rank<N>.cubin (for cuobjdump or
+// nvdisasm: the SASS a GPU would run, read on a machine without one).
 std::vector<CompileTime> time_listed_compiles(const cuda::NvrtcCompiler& nvrtc, const gemm::GemmProblem& problem,
-                                              const DeviceTraits& device, std::size_t max_candidates);
+                                              const DeviceTraits& device, std::size_t max_candidates,
+                                              const std::filesystem::path& cubin_dir = {});
 
 }  // namespace ktune::generated

@@ -3,7 +3,7 @@
 // summary. See compile_timing.h.
 //
 //   ktune_compile_timing --m M --n N --k K [--batch B] [--dtype bf16] [--layout nt]
-//                        [--device "NVIDIA H200"] [--candidates 20] [--json]
+//                        [--device "NVIDIA H200"] [--candidates 20] [--cubins DIR] [--json]
 
 #include <algorithm>
 #include <cstdio>
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   using namespace ktune;
   CLI::App app{"NVRTC time per generated kernel that tune gemm lists for a problem (no GPU)"};
   long long m = 0, n = 0, k = 0, batch = 1;
-  std::string dtype = "bf16", layout = "nn", device_name = "NVIDIA H200";
+  std::string dtype = "bf16", layout = "nn", device_name = "NVIDIA H200", cubin_dir;
   std::size_t candidates = 20;
   bool json = false;
   app.add_option("--m", m, "Rows of A and D")->required()->check(CLI::PositiveNumber);
@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   app.add_option("--device", device_name, "The Hopper GPU whose traits the model ranks for (default NVIDIA H200)");
   app.add_option("--candidates", candidates, "Kernels listed, as tune gemm's --generated-candidates (default 20)")
       ->check(CLI::Range(1, 1000));
+  app.add_option("--cubins", cubin_dir, "Also write each compiled kernel to DIR/rank<N>.cubin (for cuobjdump -sass)");
   app.add_flag("--json", json, "One JSON document instead of the table");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -47,7 +48,8 @@ int main(int argc, char** argv) {
     gemm::validate(problem);
     auto nvrtc = cuda::NvrtcCompiler::load();
     if (!nvrtc) throw std::runtime_error("NVRTC is not available: " + nvrtc.error);
-    const auto times = generated::time_listed_compiles(*nvrtc, problem, generated::hopper_traits(device_name), candidates);
+    const auto times = generated::time_listed_compiles(*nvrtc, problem, generated::hopper_traits(device_name), candidates,
+                                                      cubin_dir);
     double total = 0;
     for (const auto& t : times) total += t.seconds;
     if (json) {

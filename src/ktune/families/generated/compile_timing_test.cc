@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "ktune/families/generated/model_replay.h"
@@ -49,6 +52,24 @@ TEST_F(CompileTiming, TimesEveryListedKernelInTheModelsOrder) {
     EXPECT_EQ(times[i].config_key, config_key(to_config(listed[i].knobs, problem_traits(problem))));
     EXPECT_EQ(times[i].to_json().at("ok"), true);
   }
+}
+
+TEST_F(CompileTiming, WritesEachCubinItTimedWhenGivenADirectory) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "compile_timing_cubins";
+  fs::remove_all(dir);
+  const std::vector<CompileTime> times =
+      time_listed_compiles(*nvrtc_, make_problem(128, 256, 512), hopper_traits("NVIDIA H200"), 2, dir / "nested");
+  ASSERT_EQ(times.size(), 2u);
+  for (const CompileTime& t : times) {
+    ASSERT_TRUE(t.ok) << t.error;
+    std::ifstream in(dir / "nested" / ("rank" + std::to_string(t.rank) + ".cubin"), std::ios::binary);
+    ASSERT_TRUE(in) << "rank " << t.rank << " was not written";
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(bytes.size(), t.cubin_bytes);
+    EXPECT_EQ(bytes.substr(0, 4), std::string("\x7f" "ELF", 4)) << "a cubin is an ELF image";
+  }
+  fs::remove_all(dir);
 }
 
 TEST_F(CompileTiming, RefusesAProblemTheFamilyCannotExpress) {
