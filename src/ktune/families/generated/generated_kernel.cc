@@ -88,6 +88,7 @@ ProblemTraits problem_traits(const gemm::GemmProblem& problem) {
   t.a_k_contiguous = !problem.a_transposed;
   t.b_k_contiguous = problem.b_transposed;
   t.reads_c = problem.reads_c();
+  t.alpha_one = problem.alpha_f32() == 1.0f;
   t.bias = problem.bias;
   t.activation = problem.activation == gemm::Activation::Relu ? 1 : (problem.activation == gemm::Activation::Gelu ? 2 : 0);
   t.m = problem.m;
@@ -206,6 +207,7 @@ std::string emit_source(const GeneratedKnobs& knobs, const ProblemTraits& user_t
       << "#define KT_A_K_CONTIGUOUS " << (traits.a_k_contiguous ? 1 : 0) << "\n"
       << "#define KT_B_K_CONTIGUOUS " << (traits.b_k_contiguous ? 1 : 0) << "\n"
       << "#define KT_READS_C " << (traits.reads_c ? 1 : 0) << "\n"
+      << "#define KT_ALPHA_ONE " << (traits.alpha_one ? 1 : 0) << "\n"
       << "#define KT_HAS_BIAS " << (traits.bias ? 1 : 0) << "\n"
       << "#define KT_ACTIVATION " << traits.activation << "\n"
       << "#define KT_SPLIT_K " << (knobs.split_k > 1 ? 1 : 0) << "\n";
@@ -278,6 +280,10 @@ KtuneGemmParams make_params(const GeneratedKnobs& knobs, const ProblemTraits& us
                             const gemm::GemmProblem& problem, const DeviceOperands& operands, const Launch& launch,
                             const DeviceTraits& device) {
   const ProblemTraits traits = kernel_traits(knobs, user_traits);
+  // A kernel emitted for alpha 1 has no alpha in its code: launching it for another would be wrong.
+  if (traits.alpha_one && problem.alpha_f32() != 1.0f)
+    throw gemm::GemmError("this generated kernel was compiled for alpha = 1; the problem has alpha = " +
+                          std::to_string(problem.alpha_f32()));
   KtuneGemmParams p;
   std::memset(&p, 0, sizeof p);
   p.a = operands.a;

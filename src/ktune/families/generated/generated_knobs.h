@@ -93,6 +93,9 @@ struct ProblemTraits {
   bool a_k_contiguous = true;
   bool b_k_contiguous = false;
   bool reads_c = false;
+  // alpha is 1: the kernel is compiled without alpha (KT_ALPHA_ONE) and must be launched with 1.
+  // False (the kernel reads params.alpha) is right for any alpha.
+  bool alpha_one = false;
   bool bias = false;
   int activation = 0;        // 0 none, 1 relu, 2 gelu
   std::int64_t m = 0, n = 0, k = 0;

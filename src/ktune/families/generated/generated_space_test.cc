@@ -138,6 +138,31 @@ TEST(GeneratedProblem, TraitsFollowTheLayoutAndAlignment) {
   EXPECT_TRUE(unsupported_reason(fp8_bias).has_value());
 }
 
+// alpha = 1 is compiled in (KT_ALPHA_ONE: with nothing else in the epilogue the finishing
+// variants are not compiled at all); any other alpha is read from the parameters, and a kernel
+// compiled for 1 refuses a problem with another.
+TEST(GeneratedProblem, AlphaOneIsCompiledIn) {
+  gemm::GemmProblem plain = make_problem(256, 256, 256, gemm::Precision::F16, "nn");
+  gemm::GemmProblem scaled = plain;
+  scaled.alpha = 0.5;
+  EXPECT_TRUE(problem_traits(plain).alpha_one);
+  EXPECT_FALSE(problem_traits(scaled).alpha_one);
+  EXPECT_FALSE(ProblemTraits{}.alpha_one) << "traits built by hand stay right for any alpha";
+  const GeneratedKnobs k = testing_support::wgmma_knobs(128, 128, 64, 1, 1, 4);
+  EXPECT_NE(emit_source(k, problem_traits(plain)).find("#define KT_ALPHA_ONE 1\n"), std::string::npos);
+  EXPECT_NE(emit_source(k, problem_traits(scaled)).find("#define KT_ALPHA_ONE 0\n"), std::string::npos);
+
+  alignas(16) static unsigned char a[16], b[16], d[16];
+  DeviceOperands operands;
+  operands.a = a;
+  operands.b = b;
+  operands.d = d;
+  const Launch launch = plan_launch(k, problem_traits(plain), h100());
+  EXPECT_FLOAT_EQ(make_params(k, problem_traits(scaled), scaled, operands, launch, h100()).alpha, 0.5f);
+  EXPECT_FLOAT_EQ(make_params(k, problem_traits(plain), plain, operands, launch, h100()).alpha, 1.0f);
+  EXPECT_THROW(make_params(k, problem_traits(plain), scaled, operands, launch, h100()), gemm::GemmError);
+}
+
 // --generated-evict-first: an operand that one CTA reads once (the other dimension is one tile,
 // or one cluster of tiles) streams evict-first; the problem's operands are named, through any
 // swap; off by default, and then no kernel carries the policy.

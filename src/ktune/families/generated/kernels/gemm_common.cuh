@@ -8,6 +8,7 @@
 //   KT_A_K_CONTIGUOUS   1 when A is stored M x K (layout letter 1 'n'), 0 when K x M
 //   KT_B_K_CONTIGUOUS   1 when B is stored N x K (layout letter 2 't'), 0 when K x N
 //   KT_READS_C          1 when beta != 0
+//   KT_ALPHA_ONE        1 when alpha is 1 (the kernel then ignores params.alpha); default 0
 //   KT_HAS_BIAS         1 with a bias vector
 //   KT_ACTIVATION       0 none, 1 relu, 2 gelu (tanh form)
 //   KT_SPLIT_K          1 when the launch may use split_k > 1
@@ -17,6 +18,16 @@
 //   plus the knobs of the kernel's own path (KT_TILE_M, KT_TILE_N, KT_TILE_K, ...).
 #ifndef KTUNE_GEMM_COMMON_CUH
 #define KTUNE_GEMM_COMMON_CUH
+
+// KT_ALPHA_ONE: the problem's alpha is 1, known when the kernel is emitted (a kernel is emitted
+// for one problem). With nothing else in the epilogue (KT_PLAIN_EPILOGUE) the accumulators are
+// stored as they are, and the finishing variants (alpha, C, bias, activation; guarded edge tiles)
+// are not compiled in at all: 128x256's kernel held three copies of its tile's epilogue of which
+// a plain problem runs one (NVRTC time and code size: compile_timing.h).
+#ifndef KT_ALPHA_ONE
+#define KT_ALPHA_ONE 0
+#endif
+#define KT_PLAIN_EPILOGUE (KT_ALPHA_ONE && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
 
 typedef unsigned short kt_u16;
 typedef unsigned int kt_u32;
@@ -102,7 +113,7 @@ __device__ __forceinline__ float kt_activate(float x) {
 // alpha * acc + beta * C(i, j) + bias(j), activated. (i, j) must be inside M x N.
 __device__ __forceinline__ float kt_epilogue_value(const KtuneGemmParams& p, int batch_index, long long i,
                                                    long long j, float acc) {
-  float v = p.alpha * acc;
+  float v = KT_ALPHA_ONE ? acc : p.alpha * acc;
 #if KT_SWAP_AB
   const long long row = j, col = i;
 #else

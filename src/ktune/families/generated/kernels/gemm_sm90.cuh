@@ -1345,7 +1345,7 @@ static __device__ __forceinline__ void kt90_store_staged_rows(const KtuneGemmPar
   const int quad = c.lane / 8;
   const kt_u32 piece = buffer + (c.wg_m * KT_WG_M + c.warp * 16 + (quad & 1) * 8 + c.lane % 8) * KT_STAGING_ROW_BYTES +
                        (c.wg_n * KT_WG_N + 8 * (quad >> 1)) * 2;
-  if (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0)
+  if (KT_PLAIN_EPILOGUE || (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0))
     kt90_stage_tile<true>(p, batch, row0, col0, acc, piece);
   else
     kt90_stage_tile<false, true>(p, batch, row0, col0, acc, piece);
@@ -1390,7 +1390,7 @@ static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& 
                                                          int& staging_slot) {
   const int named_barrier = kt90_staging_barrier(c);
   const kt_u32 buffer = kt90_staging_buffer(s, c, bulk_pending, staging_slot);
-  const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
+  const bool plain = KT_PLAIN_EPILOGUE || (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0);
   const kt_u32 chunk0 = buffer + (c.wg_n * (KT_WG_N / KT_STORE_CHUNK) * KT_TILE_M + c.wg_m * KT_WG_M) * KT_CHUNK_ROW_BYTES;
   if (plain)
     kt90_stage_tile_swizzled<true>(p, batch, row0, col0, acc, chunk0, c.warp, c.lane);
@@ -1419,7 +1419,7 @@ static __device__ __forceinline__ void kt90_store_staged(const KtuneGemmParams& 
   (void)interior;  // interior tiles only (the caller)
   const int named_barrier = kt90_staging_barrier(c);
   const kt_u32 buffer = kt90_staging_buffer(s, c, bulk_pending, staging_slot);
-  const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
+  const bool plain = KT_PLAIN_EPILOGUE || (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0);
   // stmatrix: lane l gives the row address of row l % 8 of 8x8 matrix l / 8, the matrices
   // being (block j, rows 0-7), (j, 8-15), (j + 1, 0-7), (j + 1, 8-15) of this warp's 16 rows.
   const int quad = c.lane / 8;
@@ -1460,7 +1460,7 @@ static __device__ __forceinline__ void kt90_store_chunked(const KtuneGemmParams&
                                                           float (&acc)[KT_M_ATOMS][KT_WG_N / 2], bool& bulk_pending) {
   const int named_barrier = 2 + c.index;
   const kt_u32 buffer = s.staging + c.index * KT_CHUNK_BYTES;
-  const bool plain = p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0;
+  const bool plain = KT_PLAIN_EPILOGUE || (p.alpha == 1.0f && !KT_READS_C && !KT_HAS_BIAS && KT_ACTIVATION == 0);
 #pragma unroll
   for (int i = 0; i < KT_WG_N / KT_STORE_CHUNK; ++i) {
     if (bulk_pending) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
