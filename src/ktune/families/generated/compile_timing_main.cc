@@ -2,7 +2,7 @@
 // problem, compiled one after the other on this machine (no GPU needed), slowest last in the
 // summary. See compile_timing.h.
 //
-//   ktune_compile_timing --m M --n N --k K [--batch B] [--dtype bf16] [--layout nt]
+//   ktune_compile_timing --m M --n N --k K [--batch B] [--alpha 1] [--dtype bf16] [--layout nt]
 //                        [--device "NVIDIA H200"] [--candidates 20] [--cubins DIR] [--json]
 
 #include <algorithm>
@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   using namespace ktune;
   CLI::App app{"NVRTC time per generated kernel that tune gemm lists for a problem (no GPU)"};
   long long m = 0, n = 0, k = 0, batch = 1;
+  double alpha = 1.0;
   std::string dtype = "bf16", layout = "nn", device_name = "NVIDIA H200", cubin_dir;
   std::size_t candidates = 20;
   bool json = false;
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   app.add_option("--n", n, "Columns of B and D")->required()->check(CLI::PositiveNumber);
   app.add_option("--k", k, "The reduction dimension")->required()->check(CLI::PositiveNumber);
   app.add_option("--batch", batch, "Independent GEMMs (default 1)")->check(CLI::PositiveNumber);
+  app.add_option("--alpha", alpha, "D = alpha * A B (default 1: compiled in; any other is read at run time)");
   app.add_option("--dtype", dtype, "f16, bf16, f32, tf32 or fp8 (default bf16)");
   app.add_option("--layout", layout, "nn, nt, tn or tt (default nn)");
   app.add_option("--device", device_name, "The Hopper GPU whose traits the model ranks for (default NVIDIA H200)");
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
     problem.n = n;
     problem.k = k;
     problem.batch = batch;
+    problem.alpha = alpha;
     const auto precision = gemm::parse_precision(dtype);
     if (!precision) throw std::invalid_argument("--dtype: unknown type '" + dtype + "'");
     problem.precision = *precision;
