@@ -1,0 +1,3 @@
+#!/bin/bash
+# Call 2 (.carry/s45, 92111dc's build): bench/gemm_suite40.py --part 1/3 with Triton cold.
+CARRY=.carry/s45 TAG=call2 SUITE_TIMEOUT=560 SUITES="--part 1/3 --triton-cold" bash bench/generated/device_run.sh "$1"
