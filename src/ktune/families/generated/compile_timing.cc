@@ -32,10 +32,9 @@ struct EmptyCache {
   }
 };
 
-void write_cubin(const fs::path& dir, std::size_t rank, const std::string& cubin) {
-  const fs::path path = dir / ("rank" + std::to_string(rank) + ".cubin");
+void write_file(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
-  out.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
@@ -62,8 +61,9 @@ std::vector<CompileTime> time_listed_compiles(const cuda::NvrtcCompiler& nvrtc, 
   const std::vector<RankedKnobs> listed = select_candidates(traits, device, options);
   for (std::size_t rank = 0; rank < listed.size(); ++rank) {
     const GeneratedKnobs& knobs = listed[rank].knobs;
-    const CompiledKernel kernel = compile_kernel(emit_source(knobs, traits), compile_arch(knobs.path, device),
-                                                 kernel_symbol(knobs.path), nvrtc, cache);
+    const std::string source = emit_source(knobs, traits);
+    const CompiledKernel kernel =
+        compile_kernel(source, compile_arch(knobs.path, device), kernel_symbol(knobs.path), nvrtc, cache);
     CompileTime t;
     t.rank = rank;
     const Config config = to_config(knobs, traits);
@@ -73,7 +73,12 @@ std::vector<CompileTime> time_listed_compiles(const cuda::NvrtcCompiler& nvrtc, 
     t.ok = kernel.ok;
     t.cubin_bytes = kernel.ok ? kernel.cubin.size() : 0;
     t.error = kernel.ok ? "" : kernel.error.substr(0, kernel.error.find('\n'));
-    if (kernel.ok && !cubin_dir.empty()) write_cubin(cubin_dir, rank, kernel.cubin);
+    if (!cubin_dir.empty()) {
+      // The source beside its cubin: what NVRTC was given, to compile again by hand (nvcc, other flags).
+      const std::string stem = "rank" + std::to_string(rank);
+      write_file(cubin_dir / (stem + ".cu"), source);
+      if (kernel.ok) write_file(cubin_dir / (stem + ".cubin"), kernel.cubin);
+    }
     out.push_back(std::move(t));
   }
   return out;

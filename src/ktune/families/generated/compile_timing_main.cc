@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   app.add_option("--device", device_name, "The Hopper GPU whose traits the model ranks for (default NVIDIA H200)");
   app.add_option("--candidates", candidates, "Kernels listed, as tune gemm's --generated-candidates (default 20)")
       ->check(CLI::Range(1, 1000));
-  app.add_option("--cubins", cubin_dir, "Also write each compiled kernel to DIR/rank<N>.cubin (for cuobjdump -sass)");
+  app.add_option("--cubins", cubin_dir, "Also write each listed kernel's source and cubin to DIR/rank<N>.cu and .cubin (for nvcc, cuobjdump -sass)");
   app.add_flag("--json", json, "One JSON document instead of the table");
   CLI11_PARSE(app, argc, argv);
   try {

@@ -54,7 +54,7 @@ TEST_F(CompileTiming, TimesEveryListedKernelInTheModelsOrder) {
   }
 }
 
-TEST_F(CompileTiming, WritesEachCubinItTimedWhenGivenADirectory) {
+TEST_F(CompileTiming, WritesEachSourceAndCubinItTimedWhenGivenADirectory) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(::testing::TempDir()) / "compile_timing_cubins";
   fs::remove_all(dir);
@@ -68,6 +68,9 @@ TEST_F(CompileTiming, WritesEachCubinItTimedWhenGivenADirectory) {
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(bytes.size(), t.cubin_bytes);
     EXPECT_EQ(bytes.substr(0, 4), std::string("\x7f" "ELF", 4)) << "a cubin is an ELF image";
+    std::ifstream cu(dir / "nested" / ("rank" + std::to_string(t.rank) + ".cu"));
+    const std::string source((std::istreambuf_iterator<char>(cu)), std::istreambuf_iterator<char>());
+    EXPECT_NE(source.find("#define KT_TILE_M"), std::string::npos) << "rank " << t.rank << "'s source was not written";
   }
   fs::remove_all(dir);
 }
