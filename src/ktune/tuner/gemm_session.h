@@ -122,6 +122,12 @@ nlohmann::json stats_json(const measure::Stats& s);
 // Measured at the full policy: the baseline (row 0), a confirmed row, or one resumed from an
 // earlier session (as it was recorded then).
 bool full_measurement(const GemmRow& row);
+// The worker's entry a row was measured from, for measuring it again: row.index into `listed`
+// (the listing's candidates), then into `refinement` (the refinement round's, numbered after
+// them by their place in that list). Throws std::logic_error when that entry holds another
+// configuration than the row: a confirmation of one kernel must never be recorded for another.
+const nlohmann::json& candidate_entry(const nlohmann::json& listed, const nlohmann::json& refinement,
+                                      const GemmRow& row);
 // Per family, the row of its fastest correct measured candidate (the baseline counts for cublaslt).
 // After a confirmation (any row confirmed): among the family's full measurements (the baseline,
 // confirmed rows, resumed rows) where it has any, so that a screening never stands for a family

@@ -159,5 +159,45 @@ TEST(GemmThrottle, TheMedianClockComesFromTheWorkersReply) {
   EXPECT_FALSE(median_sm_clock(r));
 }
 
+// A worker listing entry of one generated kernel (the candidate's configuration, as listed).
+nlohmann::json generated_entry(const std::string& workgroup, const std::string& source) {
+  return {{"family", "generated"},
+          {"candidate", {{"config", {{"family", "generated"}, {"path", "wgmma"}, {"workgroup", workgroup}}},
+                         {"source", source}}}};
+}
+
+GemmRow row_of(std::size_t index, const nlohmann::json& entry) {
+  GemmRow r;
+  r.index = index;
+  r.family = "generated";
+  r.config = config_from_json(entry.at("candidate").at("config"));
+  r.config_key = config_key(r.config);
+  return r;
+}
+
+// Refinement rows are numbered after the listing by their place in the refinement's list, so
+// that measuring a row again measures the entry it was screened from, whichever neighbours
+// before it were left out.
+TEST(GemmCandidateEntry, ListedThenRefinementByPlace) {
+  const nlohmann::json listed = nlohmann::json::array({generated_entry("128x128", "model#0"),
+                                                       generated_entry("128x256", "model#1")});
+  const nlohmann::json refinement = nlohmann::json::array(
+      {generated_entry("256x128", "refine#0"), generated_entry("64x128", "refine#1"), generated_entry("64x64", "refine#2")});
+  EXPECT_EQ(&candidate_entry(listed, refinement, row_of(1, listed[1])), &listed[1]);
+  // refine#0 and refine#1 not ready, refine#2 measured: its row is listed + 2.
+  EXPECT_EQ(&candidate_entry(listed, refinement, row_of(4, refinement[2])), &refinement[2]);
+}
+
+// The numbering session 24-46's sessions used (listed + the count measured so far) named
+// refine#0 for a row screened from refine#2: the confirmation then timed another kernel (12
+// such confirmations ran 1.6-2.5x their screening). Such a row is refused, not measured.
+TEST(GemmCandidateEntry, AnEntryOfAnotherConfigurationIsRefused) {
+  const nlohmann::json listed = nlohmann::json::array({generated_entry("128x128", "model#0")});
+  const nlohmann::json refinement =
+      nlohmann::json::array({generated_entry("256x128", "refine#0"), generated_entry("64x64", "refine#1")});
+  EXPECT_THROW(candidate_entry(listed, refinement, row_of(1, refinement[1])), std::logic_error);
+  EXPECT_THROW(candidate_entry(listed, refinement, row_of(3, refinement[1])), std::logic_error);
+}
+
 }  // namespace
 }  // namespace ktune::tuner
