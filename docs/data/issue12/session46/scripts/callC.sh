@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call C (prepared in session 46, for the next device time; .carry/s45b or any build of HEAD), two
+# Call C (prepared in session 46, for the next device time; .carry/s47 (05f5fd3) or any build of HEAD), two
 # questions, each by pair_probe.py (do_bench, then CUDA events after a dirty and after a clean
 # flush, every configuration twice in turn, torch.matmul before and after):
 # 1. shortk_2048x2048x96 and bmm_pv_b32_512x64x512, where "faster than Triton" is a coin: the
@@ -12,6 +12,6 @@
 #    was refined from and the suite's chosen kernel.
 S=docs/data/issue12/session46/scripts/probe
 p() { echo "$S/$1.dry.json|$1|$S/$1.configs.json"; }
-CARRY=${CARRY:-.carry/s45b} TAG=callC PROBE_ARGS="--flushes --samples 100" PROBE_TIMEOUT=150 \
+CARRY=${CARRY:-.carry/s47} TAG=callC PROBE_ARGS="--flushes --samples 100" PROBE_TIMEOUT=150 \
   PROBES="$(p shortk_2048x2048x96) $(p bmm_pv_b32_512x64x512) $(p l70b_down_prefill_m8192) $(p tf32_4096x4096x4096)" \
   bash bench/generated/device_run.sh "$1"
