@@ -26,7 +26,10 @@ echo "test-python: pip install . (build dir $area/skbuild)"
 match=()
 if [ -n "${KTUNE_PY_MATCH_BUILD:-}" ]; then
   match=(-Ccmake.build-type=RelWithDebInfo "-Ccmake.define.CMAKE_CXX_FLAGS_RELWITHDEBINFO=$KTUNE_PY_MATCH_BUILD"
-         -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+         -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache
+         # build/'s modules are compiled without a precompiled header (ccache caches no compile
+         # that uses one).
+         -Ccmake.define.KTUNE_PCH=TESTS)
   # The same compiler path as build/'s (scripts/test.sh exports CXX): ccache keys on its name.
   [ -n "${CXX:-}" ] && match+=("-Ccmake.define.CMAKE_CXX_COMPILER=$CXX")
 fi

@@ -54,7 +54,10 @@ if command -v ccache >/dev/null; then
 fi
 
 echo "== build (RelWithDebInfo, -g1) and test"
-./scripts/build.sh build "${launcher[@]}" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$relwithdebinfo_flags"
+# KTUNE_PCH=TESTS: the modules' objects without a precompiled header, as the Python stage's build
+# compiles them, so that ccache gives that build these objects (cmake/KtuneTargets.cmake).
+./scripts/build.sh build "${launcher[@]}" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$relwithdebinfo_flags" \
+  -DKTUNE_PCH=TESTS
 stage_done "build"
 (cd build && ctest --output-on-failure -j "$jobs")
 stage_done "tests"
