@@ -17,8 +17,13 @@
 # less CPU. Then .ci/run in a fresh clone (2 cores, session 43): tests 6.3 min, Python 0.8,
 # ASan build 16.0 (clang), ASan tests 10.0, fuzz 7.9, and the build about 22 (measured in two
 # parts): about 62 min in all. A whole fresh-clone run (session 44, one piece): 65.4 min; build
-# 18.4, tests 6.2, Python 0.8, ASan build 17.2, ASan tests 11.7, fuzz 10.6. Each stage prints
-# its time (stage_done).
+# 18.4, tests 6.2, Python 0.8, ASan build 17.2, ASan tests 11.7, fuzz 10.6. Stop 53's CI try ran
+# past 90 min on a slower machine (84.5 min by the end of its ASan tests, which took 15.4 against
+# 11.7). Session 48 then, on this machine that day: the first build 1910 s without precompiled
+# headers for the modules (tests had them), 1480 s with (the Python stage building in build/
+# instead of sharing objects through ccache), tests 618 s, Python 59 s, ASan build 975 s (with
+# precompiled headers and lld); the fuzz build 131 steps to 73 (3.5 min). Each stage prints its
+# time (stage_done).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each stage's wall time, printed as it ends: the CI log says where a slow run's time went.
