@@ -22,7 +22,8 @@
 # 11.7). Session 48 then, on this machine that day: the first build 1910 s without precompiled
 # headers for the modules (tests had them), 1480 s with (the Python stage building in build/
 # instead of sharing objects through ccache), tests 618 s, Python 59 s, ASan build 975 s (with
-# precompiled headers and lld); the fuzz build 131 steps to 73 (3.5 min). Each stage prints its
+# precompiled headers, linked by lld: then e2e_test's SEGV candidate read as a timeout under ASan, so
+# lld is not used here until that is understood); the fuzz build 131 steps to 73 (3.5 min). Each stage prints its
 # time (stage_done).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,13 +72,7 @@ if [ "${KTUNE_TEST_QUICK:-0}" = 1 ]; then exit 0; fi
 # cases whose time is NVRTC's, cmake/KtuneTargets.cmake's NVRTC_CASES): the first stage runs them.
 asan_cxx="${KTUNE_ASAN_CXX:-$(command -v clang++-14 || command -v clang++ || command -v "${CXX:-c++}")}"
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer ($asan_cxx) and test"
-# Linked by lld where it is there: an ASan test executable took 3.1 s to link with GNU ld and 0.5 s
-# with lld (2 cores), and this stage links about 110 of them.
-asan_link=()
-if command -v ld.lld >/dev/null; then
-  asan_link=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld)
-fi
-KTUNE_BUILD_TYPE=Debug ./scripts/build.sh build-asan -DKTUNE_SANITIZE=ON "${asan_link[@]}" \
+KTUNE_BUILD_TYPE=Debug ./scripts/build.sh build-asan -DKTUNE_SANITIZE=ON \
   "-DCMAKE_CXX_COMPILER=$asan_cxx" -DCMAKE_CXX_FLAGS_DEBUG=-g1
 stage_done "ASan build"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
