@@ -31,10 +31,9 @@ endif()
 # compile with the flags it was made with, so the modules that ktune_optimize_when_sanitized
 # compiles at another -O level go without it.
 #   KTUNE_PCH=ALL (default): modules and tests; TESTS: tests only; OFF: none.
-# scripts/test.sh builds its first tree with TESTS: the Python package's build shares that
-# tree's library objects through ccache, which does not cache a compile that uses a
-# precompiled header. A source that forgets an include can compile here and not without the
-# precompiled header; the Python package's build (no precompiled header) compiles every module.
+# TESTS is for a tree whose module objects ccache must share with another build (ccache does not
+# cache a compile that uses a precompiled header). A source that forgets an include can compile
+# here and not with KTUNE_PCH=OFF.
 set(KTUNE_PCH "ALL" CACHE STRING "Precompiled headers: ALL (modules and tests), TESTS, OFF")
 set_property(CACHE KTUNE_PCH PROPERTY STRINGS ALL TESTS OFF)
 if(NOT KTUNE_PCH MATCHES "^(ALL|TESTS|OFF)$")
