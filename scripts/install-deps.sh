@@ -37,7 +37,8 @@ install_venv() {
 }
 
 # python3-dev, python3-venv: the Python package's build (pip install .; scripts/test-python.sh).
-# ccache: scripts/test.sh's Python stage reuses the objects of its first build.
+# ccache: for developers' repeated builds (e.g. -DCMAKE_CXX_COMPILER_LAUNCHER=ccache for the static
+# build carried to the GPU machines); scripts/test.sh no longer uses it (a fresh clone's cache is empty).
 packages=(build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev
   libsqlite3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev ccache
   clang-14 libclang-rt-14-dev llvm-14

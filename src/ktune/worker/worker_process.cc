@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <string_view>
 #include <thread>
 
 #include "ktune/worker/serve.h"
@@ -56,6 +58,20 @@ std::string signal_text(int sig) {
 }
 
 std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+// "==4242==ERROR: AddressSanitizer: SEGV on unknown address ...": the first line of a fatal
+// report by AddressSanitizer, LeakSanitizer, MemorySanitizer, ThreadSanitizer or HWASan.
+// UndefinedBehaviorSanitizer's "runtime error:" lines are left out: without halt_on_error the
+// program goes on after them.
+bool fatal_sanitizer_report(std::string_view text) {
+  constexpr std::string_view kMarker = "==ERROR: ";
+  for (std::size_t at = text.find(kMarker); at != std::string_view::npos; at = text.find(kMarker, at + 1)) {
+    const std::string_view rest = text.substr(at + kMarker.size());
+    const std::string_view name = rest.substr(0, rest.find_first_of(": \n"));
+    if (name.size() > 9 && name.ends_with("Sanitizer")) return true;
+  }
+  return false;
+}
 
 int millis_until(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count() + 1;
@@ -169,12 +185,15 @@ bool WorkerProcess::start(std::string& error) {
   status_ = 0;
   ++starts_;
   tail_.clear();
+  sanitizer_report_ = false;
   decoder_.clear();
   return true;
 }
 
 void WorkerProcess::append_output(const char* data, std::size_t size) {
   tail_.append(data, size);
+  // Looked for before the tail is cut: a long report would push its first line out.
+  if (!sanitizer_report_) sanitizer_report_ = fatal_sanitizer_report(tail_);
   if (tail_.size() > command_.output_tail_bytes) tail_.erase(0, tail_.size() - command_.output_tail_bytes);
 }
 
@@ -232,11 +251,15 @@ void WorkerProcess::close_pipes() {
 }
 
 WorkerProcess::Crashed WorkerProcess::crash(std::string context) {
-  Crashed crashed;
   // The child closed its reply pipe: normally it is dying. Give it a moment, so that the
   // real cause (a signal, its last words on stderr) is what gets reported. A protocol
   // violation gets no moment: the child is killed at once.
-  bool exited = context.empty() && reap(command_.stop_grace_seconds);
+  const bool exited = context.empty() && reap(command_.stop_grace_seconds);
+  return crashed_after(exited, std::move(context));
+}
+
+WorkerProcess::Crashed WorkerProcess::crashed_after(bool exited, std::string context) {
+  Crashed crashed;
   bool stuck = false;
   if (!exited) {
     kill_child();
@@ -263,6 +286,16 @@ WorkerProcess::Crashed WorkerProcess::crash(std::string context) {
   close_pipes();
   pid_ = -1;
   return crashed;
+}
+
+WorkerProcess::Outcome WorkerProcess::expire(double waited) {
+  drain_output(0);
+  if (!sanitizer_report_) return time_out(waited);
+  const bool exited = reap(command_.report_grace_seconds);
+  char context[160];
+  std::snprintf(context, sizeof context, "its sanitizer report began before the %.1f s deadline%s", waited,
+                exited ? "" : " and was not finished within its grace");
+  return crashed_after(exited, context);
 }
 
 WorkerProcess::TimedOut WorkerProcess::time_out(double waited) {
@@ -310,7 +343,7 @@ WorkerProcess::Outcome WorkerProcess::call(const nlohmann::json& request, double
       if (errno == EINTR) continue;
       return crash(std::string("poll failed: ") + strerror(errno));
     }
-    if (ready == 0) return time_out(seconds_since(started));
+    if (ready == 0) return expire(seconds_since(started));
     if (output_ >= 0 && fds[1].revents) drain_output(0);
     if (fds[0].revents) {
       ssize_t n = write(to_child_, frame.data() + written, frame.size() - written);
@@ -346,7 +379,7 @@ WorkerProcess::Outcome WorkerProcess::call(const nlohmann::json& request, double
       if (errno == EINTR) continue;
       return crash(std::string("poll failed: ") + strerror(errno));
     }
-    if (ready == 0) return time_out(seconds_since(started));
+    if (ready == 0) return expire(seconds_since(started));
     if (output_ >= 0 && fds[1].revents) drain_output(0);
     if (fds[0].revents) {
       ssize_t n = read(from_child_, buffer, sizeof buffer);

@@ -25,6 +25,10 @@ struct WorkerCommand {
   std::map<std::string, std::string> env;  // added to the inherited environment
   double stop_grace_seconds = 2;     // stop(): how long a polite exit may take before SIGKILL
   std::size_t output_tail_bytes = 4096;  // how much of the child's stdout+stderr to keep
+  // A child whose sanitizer began a fatal report ("==PID==ERROR: AddressSanitizer: ...") before
+  // the deadline is dying, not hanging: how long it may take to finish that report (symbolising
+  // a stack can take seconds on a loaded machine) before it is killed.
+  double report_grace_seconds = 30;
 };
 
 class WorkerProcess {
@@ -49,7 +53,9 @@ class WorkerProcess {
 
   // Sends a request and waits for the reply (the handler's JSON, or {"error": ...} when the
   // handler threw). On a crash, a protocol violation or the timeout, the child (and its
-  // process group) is killed and reaped. timeout_seconds <= 0 waits without limit.
+  // process group) is killed and reaped. timeout_seconds <= 0 waits without limit. A child
+  // that is writing a sanitizer's fatal report when the deadline falls is a crash, not a
+  // timeout (see report_grace_seconds).
   // Never throws for failures of the child. Calls are serialised (one request in flight).
   Outcome call(const nlohmann::json& request, double timeout_seconds);
 
@@ -64,6 +70,10 @@ class WorkerProcess {
  private:
   bool start(std::string& error);
   Crashed crash(std::string description_prefix);
+  // crash()'s report once the child has exited (or did not within its grace: killed here).
+  Crashed crashed_after(bool exited, std::string description_prefix);
+  // The deadline has passed: a timeout, or the crash a sanitizer report under way says it is.
+  Outcome expire(double waited);
   TimedOut time_out(double waited);
   void kill_child();
   // Waits for the child to exit until `seconds` have passed, draining its output.
@@ -82,6 +92,7 @@ class WorkerProcess {
   int starts_ = 0;
   std::uint64_t sequence_ = 0;
   std::string tail_;
+  bool sanitizer_report_ = false;  // the current child's output began a fatal sanitizer report
   FrameDecoder decoder_;
   std::vector<pid_t> unreaped_;  // killed children that did not die in time (stuck in the kernel)
 };

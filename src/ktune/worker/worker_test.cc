@@ -118,6 +118,42 @@ TEST(WorkerProcess, HangIsKilledAtTheTimeout) {
   }
 }
 
+// A sanitizer's fatal report under way at the deadline (symbolising the stack can take seconds
+// on a loaded machine) is the crash it reports, not a hang; it is waited for, within a grace.
+TEST(WorkerProcess, ASanitizerReportUnderWayAtTheDeadlineIsACrash) {
+  WorkerProcess w(test_child());
+  pid_t pid = reply_of(w.call({{"op", "pid"}}, 10))["pid"];
+  Crashed c = crash_of(w.call({{"op", "sanitizer_report"}, {"seconds", 1.0}}, 0.3));
+  EXPECT_EQ(c.exit_code, 1) << c.description;
+  EXPECT_NE(c.description.find("sanitizer report began before the 0.3 s deadline; exited with code 1"), std::string::npos)
+      << c.description;
+  EXPECT_NE(c.stderr_tail.find("ERROR: AddressSanitizer: SEGV"), std::string::npos) << c.stderr_tail;
+  EXPECT_NE(c.stderr_tail.find("SUMMARY: AddressSanitizer"), std::string::npos) << c.stderr_tail;
+  expect_recovers(w, pid);
+}
+
+TEST(WorkerProcess, ASanitizerReportThatNeverEndsIsKilledAfterItsGrace) {
+  WorkerCommand command = test_child();
+  command.report_grace_seconds = 0.5;
+  WorkerProcess w(command);
+  pid_t pid = reply_of(w.call({{"op", "pid"}}, 10))["pid"];
+  auto start = std::chrono::steady_clock::now();
+  Crashed c = crash_of(w.call({{"op", "sanitizer_report"}, {"seconds", -1}}, 0.3));
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(c.signal, SIGKILL) << c.description;
+  EXPECT_NE(c.description.find("was not finished within its grace"), std::string::npos) << c.description;
+  EXPECT_GE(elapsed, 0.8);
+  EXPECT_LT(elapsed, 5.0);
+  expect_recovers(w, pid);
+}
+
+// Only a fatal report's first line counts: other output before a hang leaves it a timeout.
+TEST(WorkerProcess, OutputThatIsNoSanitizerReportLeavesAHangATimeout) {
+  WorkerProcess w(test_child());
+  auto outcome = w.call({{"op", "print_then_hang"}, {"text", "==1==ERROR: not a Sanitizer report\nruntime error: x\n"}}, 0.3);
+  ASSERT_NE(std::get_if<TimedOut>(&outcome), nullptr);
+}
+
 TEST(WorkerProcess, ExitWhileHandlingIsACrashWithTheExitCode) {
   WorkerProcess w(test_child());
   pid_t pid = reply_of(w.call({{"op", "pid"}}, 10))["pid"];

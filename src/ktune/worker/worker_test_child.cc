@@ -121,6 +121,24 @@ nlohmann::json handle(const nlohmann::json& request) {
     });
     return {{"armed", true}};
   }
+  if (op == "print_then_hang") {
+    std::fputs(request.value("text", "").c_str(), stderr);
+    std::fflush(stderr);
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  if (op == "sanitizer_report") {
+    // The shape of AddressSanitizer's fatal report, its first line long before its end (a stack
+    // being symbolised): `seconds` between them (< 0: never ends), then the exit code ASan uses.
+    std::fprintf(stderr, "==%d==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000\n", getpid());
+    std::fflush(stderr);
+    const double seconds = request.value("seconds", 1.0);
+    if (seconds < 0)
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    std::fprintf(stderr, "SUMMARY: AddressSanitizer: SEGV\n");
+    std::fflush(stderr);
+    _exit(1);
+  }
   if (op == "cpu_kernel") return run_cpu_kernel(request);
   throw std::invalid_argument("unknown op '" + op + "'");
 }
