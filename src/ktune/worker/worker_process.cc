@@ -191,9 +191,14 @@ bool WorkerProcess::start(std::string& error) {
 }
 
 void WorkerProcess::append_output(const char* data, std::size_t size) {
+  const std::size_t before = tail_.size();
   tail_.append(data, size);
-  // Looked for before the tail is cut: a long report would push its first line out.
-  if (!sanitizer_report_) sanitizer_report_ = fatal_sanitizer_report(tail_);
+  // Looked for before the tail is cut (a long report would push its first line out), in the
+  // new bytes and a line's worth before them (a first line split across two reads).
+  if (!sanitizer_report_) {
+    const std::size_t from = before > 256 ? before - 256 : 0;
+    sanitizer_report_ = fatal_sanitizer_report(std::string_view(tail_).substr(from));
+  }
   if (tail_.size() > command_.output_tail_bytes) tail_.erase(0, tail_.size() - command_.output_tail_bytes);
 }
 

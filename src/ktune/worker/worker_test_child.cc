@@ -129,7 +129,13 @@ nlohmann::json handle(const nlohmann::json& request) {
   if (op == "sanitizer_report") {
     // The shape of AddressSanitizer's fatal report, its first line long before its end (a stack
     // being symbolised): `seconds` between them (< 0: never ends), then the exit code ASan uses.
-    std::fprintf(stderr, "==%d==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000\n", getpid());
+    // `preamble` bytes of other output first, and with `split` the first line in two writes
+    // 0.2 s apart, so that the parent reads it in two pieces.
+    std::fputs(std::string(request.value("preamble", 0), 'p').c_str(), stderr);
+    std::fprintf(stderr, "==%d==ERROR: Address", getpid());
+    std::fflush(stderr);
+    if (request.value("split", false)) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::fprintf(stderr, "Sanitizer: SEGV on unknown address 0x000000000000\n");
     std::fflush(stderr);
     const double seconds = request.value("seconds", 1.0);
     if (seconds < 0)
