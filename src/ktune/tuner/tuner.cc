@@ -1,12 +1,8 @@
 #include "ktune/tuner/tuner.h"
 
-#include <chrono>
 #include <algorithm>
-#include <deque>
-#include <future>
-#include <thread>
+#include <chrono>
 
-#include "ktune/core/thread_pool.h"
 #include "ktune/device/device.h"
 #include "ktune/device/registry.h"
 #include "ktune/search/strategy.h"
@@ -15,6 +11,7 @@
 #include "ktune/tuner/recorded_flush.h"
 #include "ktune/tuner/instantiate.h"
 #include "ktune/tuner/result_stats.h"
+#include "ktune/tuner/search_loop.h"
 #include "ktune/tuner/spec_kernel_kind.h"
 
 namespace ktune::tuner {
@@ -27,10 +24,6 @@ std::atomic<bool>& interrupt_flag() {
 bool resumes_recorded_results(const TuneOptions& options) { return options.resume && !options.fixed_configs; }
 
 namespace {
-
-double now_unix() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 // Proposes a fixed list of configs (ktune bench), through the same pipeline as a search.
 class FixedList : public search::Strategy {
@@ -46,27 +39,6 @@ class FixedList : public search::Strategy {
  private:
   std::vector<Config> configs_;
   std::size_t next_ = 0;
-};
-
-struct Pending {
-  Config config;
-  std::future<device::CompileResult> compiled;
-  double started_unix = 0;
-};
-
-// One device and the worker process that measures on it.
-struct Lane {
-  int ordinal = 0;
-  device::DeviceInfo info;
-  db::DeviceRecord record;
-  std::int64_t session_id = 0;
-  std::unique_ptr<worker::WorkerProcess> worker;
-  bool busy = false;
-  bool reference_warm = false;
-  std::future<worker::WorkerProcess::Outcome> call;
-  std::chrono::steady_clock::time_point call_started;
-  db::ResultRecord result;  // filled in as far as known while the call runs
-  Config config;
 };
 
 // Two-stage tuning: the finalists (this session's fastest correct candidates, within
@@ -104,8 +76,7 @@ void confirm_finalists(const TuneOptions& options, CandidateKind& kind, const st
     if (reply.status != EvaluationStatus::Ok || !reply.measurement) continue;
     r.resources["screening"] = {{"median_s", *r.median_s}, {"samples", r.samples}, {"stop_reason", r.stop_reason}};
     fill_result_stats(r, *reply.measurement);
-    if (auto flops = kind.flop_count(config); flops && *r.median_s > 0) r.gflops = *flops / *r.median_s / 1e9;
-    if (auto bytes = kind.byte_count(config); bytes && *r.median_s > 0) r.gbps = *bytes / *r.median_s / 1e9;
+    fill_rates(kind, config, r);
     r.phases["confirm"] = reply.phases.value("total", 0.0);
     database.update_measurement(r);
     summary.confirmed.push_back({{"result_id", r.id},
@@ -168,34 +139,46 @@ TuneSummary run_tuning(const TuneOptions& options) {
   return run_tuning(kind, options);
 }
 
-TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(); };
+namespace {
 
-  const space::SearchSpace& space = kind.space();
+// The kind's policy, strategy and budgets with the options over them; refuses what the backend
+// could never honour, before it is asked for a device.
+SessionPlan plan_session(const CandidateKind& kind, const TuneOptions& options, const device::Backend& backend) {
   const spec::TuneSettings tune = kind.settings();
-  if (!options.sanitize.scope.empty() && !kind.spec_problem())
-    throw TuneError("--sanitize re-runs spec kernels under compute-sanitizer; this kind of candidate has no spec kernel");
-
-  std::unique_ptr<device::Backend> backend = device::make_backend(kind.backend_name());
-  measure::Policy policy = kind.policy();
-  if (options.racing) policy.racing = *options.racing;
-  if (options.l2_flush) policy.l2_flush = *options.l2_flush;
-  // Before availability: a request the backend could never honour is an error on any machine.
-  if (policy.l2_flush == measure::L2Flush::Clean && !backend->supports_clean_flush())
+  SessionPlan plan;
+  plan.full_policy = kind.policy();
+  if (options.racing) plan.full_policy.racing = *options.racing;
+  if (options.l2_flush) plan.full_policy.l2_flush = *options.l2_flush;
+  if (plan.full_policy.l2_flush == measure::L2Flush::Clean && !backend.supports_clean_flush())
     throw TuneError(kind.source_label() + ": l2_flush clean (" +
                     (options.l2_flush ? std::string("--l2-flush") : std::string("the spec's measure block")) +
-                    ") is not supported by the " + backend->name() +
+                    ") is not supported by the " + backend.name() +
                     " backend, whose cold runs only write the flush buffer; use dirty");
-  device::Availability availability = backend->availability();
+  // A spec that leaves the precision at its defaults is tuned in two stages (screen everything,
+  // confirm the finalists); one that sets min_seconds or max_noise is measured as it says.
+  plan.two_stage = options.confirm > 0 && !options.fixed_configs && measure::uses_default_precision(plan.full_policy);
+  plan.policy = plan.two_stage ? measure::screening_policy(plan.full_policy) : plan.full_policy;
+  plan.strategy_name = options.fixed_configs ? "fixed" : options.strategy.value_or(tune.strategy);
+  plan.seed = options.seed.value_or(tune.seed);
+  plan.strategy_params = options.strategy_params           ? *options.strategy_params
+                         : plan.strategy_name != tune.strategy ? nlohmann::json::object()
+                                                               : tune.strategy_params;
+  plan.max_evaluations = options.max_evaluations ? options.max_evaluations : tune.max_evaluations;
+  plan.max_seconds = options.max_seconds ? options.max_seconds : tune.max_seconds;
+  plan.candidate_timeout_seconds = tune.candidate_timeout_seconds;
+  return plan;
+}
+
+// One lane per selected device, all of one compile target (returned).
+std::string open_lanes(device::Backend& backend, const std::vector<int>& ordinals, std::vector<Lane>& lanes) {
+  const device::Availability availability = backend.availability();
   if (!availability.available)
-    throw TuneError("the " + backend->name() + " backend is not available on this machine: " + availability.reason);
-  std::vector<device::DeviceInfo> all_devices = backend->devices();
-  if (options.devices.empty()) throw TuneError("no device selected");
-  std::vector<Lane> lanes;
-  for (int ordinal : options.devices) {
+    throw TuneError("the " + backend.name() + " backend is not available on this machine: " + availability.reason);
+  const std::vector<device::DeviceInfo> all_devices = backend.devices();
+  if (ordinals.empty()) throw TuneError("no device selected");
+  for (int ordinal : ordinals) {
     if (ordinal < 0 || static_cast<std::size_t>(ordinal) >= all_devices.size())
-      throw TuneError("no " + backend->name() + " device " + std::to_string(ordinal) + " (found " +
+      throw TuneError("no " + backend.name() + " device " + std::to_string(ordinal) + " (found " +
                       std::to_string(all_devices.size()) + ")");
     for (const auto& lane : lanes)
       if (lane.ordinal == ordinal) throw TuneError("device " + std::to_string(ordinal) + " is selected twice");
@@ -209,18 +192,59 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
     if (lane.info.properties.value("target", "") != target)
       throw TuneError("the selected devices need different compile targets (" + target + ", " +
                       lane.info.properties.value("target", "") + "): tune them separately");
+  return target;
+}
 
-  // A spec that leaves the precision at its defaults is tuned in two stages (screen everything,
-  // confirm the finalists); one that sets min_seconds or max_noise is measured as it says.
-  const bool two_stage = options.confirm > 0 && !options.fixed_configs && measure::uses_default_precision(policy);
-  if (two_stage) policy = measure::screening_policy(policy);
-  const std::string strategy_name = options.fixed_configs ? "fixed" : options.strategy.value_or(tune.strategy);
-  const std::uint64_t seed = options.seed.value_or(tune.seed);
-  const nlohmann::json strategy_params = options.strategy_params ? *options.strategy_params
-                                         : strategy_name != tune.strategy ? nlohmann::json::object()
-                                                                           : tune.strategy_params;
-  const auto max_evaluations = options.max_evaluations ? options.max_evaluations : tune.max_evaluations;
-  const auto max_seconds = options.max_seconds ? options.max_seconds : tune.max_seconds;
+nlohmann::json session_options_json(const CandidateKind& kind, const TuneOptions& options, const SessionPlan& plan,
+                                    const TuneSummary& summary) {
+  nlohmann::json j = {{"spec", kind.source_label()},
+                      {"sizes", summary.problem.sizes},
+                      {"seed", plan.seed},
+                      {"strategy_params", plan.strategy_params},
+                      {"policy", measure::policy_to_json(plan.policy)},
+                      {"devices", options.devices},
+                      {"label", options.session_label.empty() ? "tune" : options.session_label},
+                      {"confirm", plan.two_stage ? options.confirm : 0}};
+  if (plan.max_evaluations) j["max_evaluations"] = *plan.max_evaluations;
+  if (plan.max_seconds) j["max_seconds"] = *plan.max_seconds;
+  return j;
+}
+
+// Records each lane's device and returns the results already in the database for any of them
+// (not measured again), leaving out those measured after the other L2 flush (RecordedFlush).
+std::map<std::string, db::ResultRecord> recorded_results(db::Database& database, std::vector<Lane>& lanes,
+                                                         const TuneSummary& summary, const TuneOptions& options,
+                                                         measure::L2Flush flush) {
+  std::map<std::string, db::ResultRecord> prior;
+  RecordedFlush flushes(database);
+  for (auto& lane : lanes) {
+    lane.record = {0, lane.info.fingerprint, lane.info.backend, lane.info.name, lane.info.properties};
+    lane.record.id = database.upsert_device(lane.record);
+    if (resumes_recorded_results(options))
+      for (auto& r : database.results_for(lane.record.id, summary.kernel.id, summary.problem.id))
+        if (flushes.of(r) == flush) prior.emplace(r.config_key, std::move(r));
+  }
+  return prior;
+}
+
+void finish_sessions(db::Database& database, const std::vector<Lane>& lanes, std::string_view state) {
+  for (const auto& lane : lanes) database.finish_session(lane.session_id, state);
+}
+
+}  // namespace
+
+TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto elapsed = [wall_start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  };
+  if (!options.sanitize.scope.empty() && !kind.spec_problem())
+    throw TuneError("--sanitize re-runs spec kernels under compute-sanitizer; this kind of candidate has no spec kernel");
+
+  std::unique_ptr<device::Backend> backend = device::make_backend(kind.backend_name());
+  const SessionPlan plan = plan_session(kind, options, *backend);
+  std::vector<Lane> lanes;
+  const std::string target = open_lanes(*backend, options.devices, lanes);
 
   db::Database database(options.db_path.empty() ? db::Database::default_path() : options.db_path);
   database.mark_abandoned_sessions();
@@ -229,296 +253,49 @@ TuneSummary run_tuning(CandidateKind& kind, const TuneOptions& options) {
   summary.kernel.id = database.upsert_kernel(summary.kernel);
   summary.problem = kind.problem_record();
   summary.problem.id = database.upsert_problem(summary.problem);
-  summary.strategy = strategy_name;
-  summary.space_size = space.size();
+  summary.strategy = plan.strategy_name;
+  summary.space_size = kind.space().size();
 
   std::unique_ptr<search::Strategy> strategy =
       options.fixed_configs ? std::make_unique<FixedList>(*options.fixed_configs)
-                            : search::make_strategy(strategy_name, space, {seed, strategy_params});
-
-  nlohmann::json session_options = {{"spec", kind.source_label()},
-                                    {"sizes", summary.problem.sizes},
-                                    {"seed", seed},
-                                    {"strategy_params", strategy_params},
-                                    {"policy", measure::policy_to_json(policy)},
-                                    {"devices", options.devices},
-                                    {"label", options.session_label.empty() ? "tune" : options.session_label},
-                                    {"confirm", two_stage ? options.confirm : 0}};
-  if (max_evaluations) session_options["max_evaluations"] = *max_evaluations;
-  if (max_seconds) session_options["max_seconds"] = *max_seconds;
-
-  // Results already in the database for any selected device are not measured again.
-  // Those measured after the other L2 flush are not this measurement (RecordedFlush).
-  std::map<std::string, db::ResultRecord> prior;
-  RecordedFlush flushes(database);
+                            : search::make_strategy(plan.strategy_name, kind.space(), {plan.seed, plan.strategy_params});
+  const nlohmann::json session_options = session_options_json(kind, options, plan, summary);
+  const std::map<std::string, db::ResultRecord> prior =
+      recorded_results(database, lanes, summary, options, plan.policy.l2_flush);
   for (auto& lane : lanes) {
-    lane.record = {0, lane.info.fingerprint, lane.info.backend, lane.info.name, lane.info.properties};
-    lane.record.id = database.upsert_device(lane.record);
-    if (resumes_recorded_results(options))
-      for (auto& r : database.results_for(lane.record.id, summary.kernel.id, summary.problem.id))
-        if (flushes.of(r) == policy.l2_flush) prior.emplace(r.config_key, std::move(r));
-  }
-  for (auto& lane : lanes) {
-    lane.session_id = database.begin_session(lane.record.id, summary.kernel.id, summary.problem.id, strategy_name,
-                                             session_options);
+    lane.session_id = database.begin_session(lane.record.id, summary.kernel.id, summary.problem.id,
+                                             plan.strategy_name, session_options);
     summary.session_ids.push_back(lane.session_id);
     summary.devices.push_back(lane.record);
     lane.worker = std::make_unique<worker::WorkerProcess>(options.worker);
   }
   summary.session_id = lanes.front().session_id;
   summary.device = lanes.front().record;
-  auto finish_sessions = [&](std::string_view state) {
-    for (const auto& lane : lanes) database.finish_session(lane.session_id, state);
-  };
 
   // The reference is compiled once, before any candidate: without it nothing can be verified.
   std::optional<device::CompileResult> reference;
   try {
     reference = kind.compile_reference(target);
   } catch (...) {
-    finish_sessions(db::kSessionFailed);
+    finish_sessions(database, lanes, db::kSessionFailed);
     throw;
   }
 
-  std::optional<measure::Stats> incumbent;
-  std::optional<double> best_seconds;
-  std::string best_key;
-  auto consider_best = [&](const db::ResultRecord& r) {
-    if (r.status == db::Status::Ok && r.median_s && (!best_seconds || *r.median_s < *best_seconds)) {
-      best_seconds = r.median_s;
-      best_key = r.config_key;
-      incumbent = result_stats(r);
-    }
-  };
-  for (const auto& [key, r] : prior) consider_best(r);
-
-  report::Progress progress(options.progress, options.progress_stream, max_seconds);
-  report::ProgressUpdate update;
-  if (options.fixed_configs) update.total = options.fixed_configs->size();
-  else update.total = max_evaluations ? std::min<std::uint64_t>(*max_evaluations, space.size()) : space.size();
-
-  ThreadPool pool(options.compile_jobs > 0 ? static_cast<std::size_t>(options.compile_jobs) : 0);
-  // Ahead of the workers, on a pool thread, while the first candidates compile.
-  std::vector<std::future<void>> prepared;
-  for (const auto& lane : lanes) {
-    device::Backend* b = backend.get();
-    prepared.push_back(pool.submit([b, ordinal = lane.ordinal] { b->prepare_workers(ordinal); }));
-  }
-  const std::size_t depth = pool.size() + lanes.size();
-  std::deque<Pending> pending;
-  bool exhausted = false;
-  std::uint64_t counted = 0;  // resumed + evaluated + in flight, against max_evaluations
-
-  auto budget_left = [&] { return !max_evaluations || counted < *max_evaluations; };
-  auto time_left = [&] { return !max_seconds || elapsed() < *max_seconds; };
-
-  auto record = [&](Lane& lane, db::ResultRecord r) {
-    r.session_id = lane.session_id;
-    r.device_id = lane.record.id;
-    r.kernel_id = summary.kernel.id;
-    r.problem_id = summary.problem.id;
-    if (r.finished_at_unix == 0) r.finished_at_unix = now_unix();
-    const auto insert_start = std::chrono::steady_clock::now();
-    r.id = database.insert_result(r);
-    summary.phase_totals["record"] =
-        summary.phase_totals.value("record", 0.0) +
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - insert_start).count();
-    for (const auto& [phase, seconds] : r.phases.items())
-      if (seconds.is_number()) summary.phase_totals[phase] = summary.phase_totals.value(phase, 0.0) + seconds.get<double>();
-    ++summary.evaluated;
-    ++summary.by_status[std::string(db::to_string(r.status))];
-    if (r.raced) ++summary.raced;
-    consider_best(r);
-    strategy->tell({config_from_json(r.config), r.status == db::Status::Ok ? r.median_s : std::nullopt,
-                    r.compile_seconds + std::max(0.0, r.finished_at_unix - r.started_at_unix)});
-    update.done = summary.evaluated + summary.resumed;
-    (r.status == db::Status::Ok ? update.ok : update.failed)++;
-    update.last_config = r.config_key;
-    update.last_status = std::string(db::to_string(r.status));
-    update.last_seconds = r.median_s;
-    update.best_seconds = best_seconds;
-    update.best_config = best_key;
-    progress.update(update);
-    summary.results.push_back(std::move(r));
-  };
-
-  auto refill = [&] {
-    while (!exhausted && pending.size() < depth && budget_left() && time_left() && !interrupt_flag().load()) {
-      std::optional<Config> config = strategy->ask();
-      if (!config) {
-        exhausted = true;
-        break;
-      }
-      ++counted;
-      auto it = prior.find(config_key(*config));
-      if (it != prior.end()) {
-        ++summary.resumed;
-        ++update.resumed;
-        strategy->tell({*config, it->second.status == db::Status::Ok ? it->second.median_s : std::nullopt});
-        update.done = summary.evaluated + summary.resumed;
-        continue;
-      }
-      CandidateKind* k = &kind;
-      pending.push_back({*config, pool.submit([k, c = *config, target] { return k->compile(c, target); }), now_unix()});
-    }
-  };
-
-  // Starts the front candidate on `lane`, or records it at once when it cannot run.
-  auto dispatch = [&](Lane& lane) {
-    Pending p = std::move(pending.front());
-    pending.pop_front();
-    const auto wait_start = std::chrono::steady_clock::now();
-    device::CompileResult compiled = p.compiled.get();
-    db::ResultRecord r;
-    r.phases["compile"] = compiled.seconds;
-    r.phases["compile_wait"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
-    r.config_key = config_key(p.config);
-    r.config = config_to_json(p.config);
-    r.compile_seconds = compiled.seconds;
-    r.compile_cache_hit = compiled.cache_hit;
-    r.resources = compiled.resources.is_object() ? compiled.resources : nlohmann::json::object();
-    r.started_at_unix = p.started_unix;
-    if (!compiled.ok) {
-      r.status = compiled.log.find("timed out") != std::string::npos ? db::Status::Timeout : db::Status::CompileError;
-      r.error = compiled.log;
-      record(lane, std::move(r));
-      return;
-    }
-    // Static screening: a config that cannot launch never touches the device.
-    device::ScreenResult screen;
-    try {
-      screen = kind.screen(*backend, lane.ordinal, p.config, compiled);
-    } catch (const std::exception& e) {
-      r.status = db::Status::RuntimeError;
-      r.error = e.what();
-      record(lane, std::move(r));
-      return;
-    }
-    if (!screen.details.empty()) r.resources["occupancy"] = screen.details;
-    if (!screen.launchable) {
-      r.status = db::Status::ResourceLimit;
-      r.error = screen.reason;
-      record(lane, std::move(r));
-      return;
-    }
-
-    CandidateKind::Request req;
-    req.config = &p.config;
-    req.device = lane.ordinal;
-    req.artifact = &compiled;
-    req.reference = &reference;
-    req.policy = policy;
-    if (policy.racing) req.incumbent = incumbent;
-    // A single run far slower than the best so far is a hang: the worker's watchdog ends it.
-    const double spec_timeout = tune.candidate_timeout_seconds;
-    if (incumbent) req.run_timeout_seconds = std::max(2.0, 200.0 * incumbent->median);
-    if (spec_timeout > 0) req.run_timeout_seconds = req.run_timeout_seconds > 0 ? std::min(req.run_timeout_seconds, spec_timeout) : spec_timeout;
-    const double timeout = kind.call_timeout(policy, !lane.reference_warm && reference);
-    nlohmann::json request_json = kind.evaluation_request(req);
-    lane.result = std::move(r);
-    lane.config = p.config;
-    lane.busy = true;
-    lane.call_started = std::chrono::steady_clock::now();
-    worker::WorkerProcess* w = lane.worker.get();
-    lane.call = std::async(std::launch::async, [w, j = std::move(request_json), timeout] { return w->call(j, timeout); });
-  };
-
-  auto complete = [&](Lane& lane) {
-    worker::WorkerProcess::Outcome outcome = lane.call.get();
-    lane.busy = false;
-    db::ResultRecord r = std::move(lane.result);
-    r.finished_at_unix = now_unix();
-    r.phases["worker_call"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - lane.call_started).count();
-    r.resources["device_ordinal"] = lane.ordinal;
-    if (auto* reply_json = std::get_if<nlohmann::json>(&outcome)) {
-      const EvaluationReply reply = evaluation_reply_or_error(*reply_json);
-      lane.reference_warm = true;
-      r.verification = reply.verification;
-      r.error = reply.error;
-      for (const auto& [phase, seconds] : reply.phases.items()) r.phases[phase] = seconds;
-      for (const auto& [key, value] : reply.details.items()) r.resources[key] = value;
-      if (reply.phases.contains("total"))
-        r.phases["overhead"] = r.phases["worker_call"].get<double>() - reply.phases["total"].get<double>();
-      if (reply.status == EvaluationStatus::WrongResult) r.status = db::Status::WrongResult;
-      else if (reply.status == EvaluationStatus::RuntimeError) r.status = db::Status::RuntimeError;
-      else if (reply.status == EvaluationStatus::MemoryError) r.status = db::Status::MemoryError;
-      else r.status = db::Status::Ok;
-      if (reply.measurement) {
-        fill_result_stats(r, *reply.measurement);
-        if (reply.measurement->discarded_samples > 0) r.resources["discarded_samples"] = reply.measurement->discarded_samples;
-        if (reply.measurement->from_discarded) r.resources["from_discarded_samples"] = true;
-        if (!reply.cache_mode.empty()) r.resources["cache_mode"] = reply.cache_mode;
-        if (reply.rotation_copies > 1) r.resources["rotation_copies"] = reply.rotation_copies;
-        if (auto flops = kind.flop_count(lane.config); flops && r.median_s && *r.median_s > 0)
-          r.gflops = *flops / *r.median_s / 1e9;
-        if (auto bytes = kind.byte_count(lane.config); bytes && r.median_s && *r.median_s > 0)
-          r.gbps = *bytes / *r.median_s / 1e9;
-      }
-    } else if (auto* crashed = std::get_if<worker::WorkerProcess::Crashed>(&outcome)) {
-      lane.reference_warm = false;
-      if (crashed->exit_code == kWatchdogExitCode) r.status = db::Status::Timeout;
-      else if (crashed->exit_code == kContextPoisonedExitCode) r.status = db::Status::RuntimeError;
-      else r.status = db::Status::Crashed;
-      r.error = crashed->description + (crashed->stderr_tail.empty() ? "" : "\n" + crashed->stderr_tail);
-    } else {
-      const auto& timed_out = std::get<worker::WorkerProcess::TimedOut>(outcome);
-      lane.reference_warm = false;
-      r.status = db::Status::Timeout;
-      r.error = "no answer within " + std::to_string(timed_out.seconds) + " s; the worker was killed" +
-                (timed_out.stderr_tail.empty() ? "" : "\n" + timed_out.stderr_tail);
-    }
-    record(lane, std::move(r));
-  };
-
-  auto any_busy = [&] {
-    for (const auto& lane : lanes)
-      if (lane.busy) return true;
-    return false;
-  };
-
-  for (;;) {
-    const bool stopping = interrupt_flag().load() || !time_left();
-    if (!stopping) refill();
-    for (auto& lane : lanes) {
-      while (!stopping && !lane.busy && !pending.empty() &&
-             pending.front().compiled.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
-        dispatch(lane);
-    }
-    if (!any_busy() && (stopping || pending.empty())) break;
-    bool progressed = false;
-    for (auto& lane : lanes) {
-      if (lane.busy && lane.call.wait_for(std::chrono::milliseconds(2)) == std::future_status::ready) {
-        complete(lane);
-        progressed = true;
-      }
-    }
-    if (!progressed && !any_busy() && !pending.empty()) pending.front().compiled.wait_for(std::chrono::milliseconds(20));
-  }
-
-  pool.cancel_pending();
-  for (auto& p : prepared)
-    if (p.valid()) p.wait();
-  if (interrupt_flag().load()) summary.stop_reason = "interrupted";
-  else if (!time_left()) summary.stop_reason = "time budget";
-  else if (exhausted) summary.stop_reason = options.fixed_configs ? "done" : "space exhausted";
-  else summary.stop_reason = "max evaluations";
-  // Compiles still queued belong to configs that were never measured; wait so no thread outlives us.
-  for (auto& p : pending)
-    if (p.compiled.valid()) p.compiled.wait();
-  if (two_stage && !interrupt_flag().load())
-    confirm_finalists(options, kind, target, kind.policy(), lanes, database, summary);
+  SearchLoop loop({kind, options, plan, *backend, lanes, target, reference, prior, *strategy, database, summary, elapsed});
+  loop.run();
+  if (plan.two_stage && !interrupt_flag().load())
+    confirm_finalists(options, kind, target, plan.full_policy, lanes, database, summary);
   for (auto& lane : lanes) lane.worker->stop();
   if (!options.sanitize.scope.empty() && !interrupt_flag().load())
-    sanitize_results(options, *kind.spec_problem(), backend->name(), kind, target, reference, policy, database, summary);
-  finish_sessions(interrupt_flag().load() ? db::kSessionInterrupted : db::kSessionFinished);
+    sanitize_results(options, *kind.spec_problem(), backend->name(), kind, target, reference, plan.policy, database,
+                     summary);
+  finish_sessions(database, lanes, interrupt_flag().load() ? db::kSessionInterrupted : db::kSessionFinished);
   for (const auto& lane : lanes) {
     auto b = database.best(lane.record.id, summary.kernel.id, summary.problem.id);
     if (b && (!summary.best || *b->median_s < *summary.best->median_s)) summary.best = b;
   }
   summary.wall_seconds = elapsed();
-  update.best_seconds = best_seconds;
-  update.best_config = best_key;
-  progress.finish(update);
+  loop.finish_progress();
   return summary;
 }
 
