@@ -581,40 +581,32 @@ bool ranks_before(const RankedKnobs& a, const RankedKnobs& b) {
   return a.estimate.register_a_columns > b.estimate.register_a_columns;
 }
 
-std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
-                                    SpaceSummary* summary) {
-  SpaceSummary local;
-  std::vector<RankedKnobs> ranked;
-  std::map<std::string, int> reason_counts;
-  const std::int64_t k_tiles_32 = ceil_div(kernel_k(traits), 32);
-  std::vector<int> splits{1};
-  for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})
-    if (s <= k_tiles_32) splits.push_back(s);
-  auto consider = [&](GeneratedKnobs k) {
-    k.swizzle_group = raster_group(k, traits);
-    // Strict f32 promotes its tensor-core sums every kF32ChainK elements (accuracy, not speed).
-    if (traits.f32_split) k.promote = std::max(1, kF32ChainK / k.tile_k);
-    if (options.evict_first) stream_read_once_operands(k, traits);
-    ++local.considered;
-    if (auto reason = rejects(k, traits, device)) {
-      // Keep a few distinct reasons (by their first words) as a record of what the rules cut.
-      const std::string head = reason->substr(0, std::min<std::size_t>(reason->size(), 40));
-      if (reason_counts[head]++ == 0 && local.rejection_examples.size() < 8) local.rejection_examples.push_back(*reason);
-      return;
-    }
-    RankedKnobs ranked_knobs{k, estimate(k, traits, device)};
-    if (left_out(ranked_knobs)) return;
-    ++local.valid;
-    ranked.push_back(ranked_knobs);
-  };
+namespace {
+
+// The knob combinations rank_space walks, each through rejects() and the model; what was cut
+// and why is kept for the summary.
+class SpaceWalk {
+ public:
+  SpaceWalk(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options)
+      : traits_(traits), device_(device), options_(options) {
+    const std::int64_t k_tiles_32 = ceil_div(kernel_k(traits), 32);
+    for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})
+      if (s <= k_tiles_32) splits_.push_back(s);
+  }
+
+  void wgmma_kernels();
+  void mma_sync_kernels();
+  std::vector<RankedKnobs> ranked(SpaceSummary* summary) {
+    std::stable_sort(ranked_.begin(), ranked_.end(), ranks_before);
+    if (summary) *summary = summary_;
+    return std::move(ranked_);
+  }
+
+ private:
+  void consider(GeneratedKnobs k);
   // A persistent split kernel again with only its last round's tiles split, where that round
   // is partial and its slices fit in one round.
-  auto consider_split_tail = [&](GeneratedKnobs k) {
-    if (!options.split_tail || !k.persistent || k.split_k < 2 || k.b_panel > 0 || k.split_reduce || k.split_cluster) return;
-    k.split_tail = true;
-    const SplitTail tail = sm90_split_tail(k, kernel_traits(k, traits), device.sm_count);
-    if (tail.tiles > 0 && tail.tiles * k.split_k <= tail.units) consider(k);
-  };
+  void consider_split_tail(GeneratedKnobs k);
   // The same wgmma kernel built for two CTAs per SM (SpaceOptions::co_resident): the launch bound
   // halves its registers and rejects() drops the tiles whose accumulators or ring no longer fit.
   // cuBLASLt's default on 2048x2048x96 f16 runs 128x128 tiles, 256 CTAs in pairs, 8.0 us, where
@@ -624,153 +616,211 @@ std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTra
   // Nsight Compute showed cuBLASLt's kernel there to be one 256x128 CTA per SM too (nvjet, 128
   // CTAs in 1x2 clusters), 8.0 us against the generated 10.0-10.5 at base clocks: the gap is in
   // the kernel's own instructions (1.5x as many for the same HGMMAs), not in its occupancy.
-  auto consider_co_resident = [&](GeneratedKnobs k) {
+  void consider_co_resident(GeneratedKnobs k) {
     k.min_blocks_per_sm = 2;
     consider(k);
-  };
-  if (options.wgmma && !path_unavailable_reason(KernelPath::Wgmma, device)) {
-    // 192 rows as well as 192 columns: 192x192 tiles fill the SMs in whole waves where powers
-    // of two leave a partial one (3000x3000: 256 tiles of 192x192 on 132 SMs, 1.94 waves,
-    // against 192 tiles of 256x192, 1.45; cuBLASLt's pick there is 192x192).
-    // Short K: B's whole K extent fits in shared memory, so persistent kernels may keep it there
-    // while they walk down a column (b_panel) instead of reading it again for every tile.
-    // Panels with a 192-row or 192-column tile never came within 1.4x of the best kernel on any
-    // of the 44 suite shapes (H100, session 14, 40 kernels measured per shape; 128x192 with a
-    // panel ran 2.1-2.8x): they only take measuring slots, and so would the 32-column steps.
-    const int tile_k = wgmma_knobs(64, 64, 1, 1, 3, false, traits.in_type).tile_k;
-    // tf32 with an N-contiguous B: every tiling also swapped (D^T = B^T A^T), whose A is then
-    // B^T, M-contiguous, read into registers (KT_A_REGS), where the unswapped kernel first
-    // copies B transposed (4096^3 nn: 51 us of copy beside a 351 us GEMM; H100, session 20).
-    const bool swap_tf32 = options.swap_ab && traits.in_type == 3 && !traits.f32_split && !traits.b_k_contiguous;
-    const int whole_k_tiles = static_cast<int>(ceil_div(kernel_k(traits), tile_k));
-    // Small tiles also with deep rings (8-16 stages) and 32 columns: long K over small M and N
-    // is latency-bound, and bytes in flight per SM decide (256x128x16384: 64x32 with 12 stages
-    // and split-K 8 ran 16.9 us, 64x64 with 4-5 stages 19.5-21; cuBLAS runs 64x32 with 16
-    // stages there; H100, session 15).
-    // Columns in steps of 32 as well (96, 160, 224: any width whose warpgroup piece is a whole
-    // number of 32-column TMA store chunks): the SMs fill in whole waves where powers of two
-    // leave a partial one. cuBLASLt does the same with its N tile (its m): 1024x10240x8192 runs
-    // as 256 tiles of 320x128 (1.94 waves on 132 SMs, against 2.42 for 128x256 tiles),
-    // 512x5120x13824 as 124 tiles of 168x128 (one wave) (H100, session 17).
-    // And, with K-contiguous B and one warpgroup across, in steps of 16 (80, 112, ... 240): the
-    // stores then go through stmatrix and row copies, not TMA, but mid-size problems fill the
-    // SMs in one wave (660x3072x11008: 128x144 gives 132 tiles, 128x192 96; cuBLASLt's tiles
-    // there are 136 wide; H100, session 24).
-    for (int tm : {64, 128, 192, 256})
-      for (int tn : {32, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256})
-        for (int sm : {1, 2, 3})
-          for (int sn : {1, 2})
-            for (int stages : {2, 3, 4, 5, 6, 8, 12, 16})
-              for (bool persistent : {false, true})
-                for (int split : splits)
-                  for (int panel : {0, whole_k_tiles}) {
-                    if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles || tm == 192 || tn % 64 != 0))
-                      continue;
-                    // Tiles past 64x64 ring at most 8 deep (more never fits) and also 6 deep, between the
-                    // 5 and 8 stages their shared memory holds (128x8192x28672: 64x128 with 5, 6 and 8
-                    // stages ran 149.8, 135.5 and 128.0 us; H200, session 30).
-                    if (stages > 8 && (tm > 64 || tn > 64)) continue;
-                    if (stages == 6 && tm <= 64 && tn <= 64) continue;
-                    if (tn == 32 && tm > 64) continue;
-                    if (tn % 32 != 0 && (sn != 1 || !traits.b_k_contiguous || panel > 0 || split > 1)) continue;
-                    // Three consumer warpgroups of 64 rows only for 192-row tiles: each issues
-                    // m64nN wgmmas over the whole width, where two side by side (1x2) issue
-                    // half-width ones that read A from shared memory twice as often per flop.
-                    if (sm == 3 && (tm != 192 || sn != 1)) continue;
-                    GeneratedKnobs k = wgmma_knobs(tm, tn, sm, sn, stages, persistent, traits.in_type);
-                    k.split_k = split;
-                    k.b_panel = panel;
-                    if (options.co_resident && panel == 0 && stages <= 4) consider_co_resident(k);
-                    // Two stages only for two CTAs per SM, whose other CTA keeps loads in flight.
-                    if (stages == 2) continue;
-                    consider(k);
-                    consider_split_tail(k);
-                    // Not in CTA pairs: cuBLASLt's default on 4096^3 nn runs 256x128 tiles in 1x2
-                    // clusters, but the best swapped pairs ran 384.6 and 400.6 us there against
-                    // 366.0-369.2 for the lone swapped 256x128 (H200, session 37, call 1).
-                    if (swap_tf32 && panel == 0) {
-                      GeneratedKnobs swapped = k;
-                      swapped.swap_ab = true;
-                      consider(swapped);
-                    }
-                    // Split-K's slices summed by a second kernel instead of atomically, where the
-                    // atomic adds would queue for longer than the second kernel takes: from 64K
-                    // adds up. Session 18 set 512K, when the reduction waited on memory once per
-                    // four slices and launched after the GEMM had finished. With all its loads in
-                    // flight and launched as the GEMM's dependent (H100, session 20, same kernels
-                    // both ways): 64x64x65536 as 64x64 tiles in 32 slices (128K adds) 18.8 us
-                    // reduced against 20.9 atomic, 256x128x16384 in 8 (256K) 17.3 against 17.4,
-                    // 128x8192x28672 in 2 (2M) 193 against 290.
-                    if (split > 1 && static_cast<double>(traits.batch) * traits.m * traits.n * split >= 64.0 * 1024) {
-                      GeneratedKnobs reduced = k;
-                      reduced.split_reduce = true;
-                      consider(reduced);
-                    }
-                    // The slices of a tile as one cluster, summed in distributed shared memory:
-                    // no workspace round trip and no second kernel (longk_256x128x16384 spent
-                    // 4.8 us in its reduction kernel against 9.7 in the GEMM; H100, session 23).
-                    // Opt-in (SpaceOptions::split_cluster): measured, never faster yet.
-                    if (options.split_cluster && (split == 2 || split == 4 || split == 8) && !persistent && panel == 0) {
-                      GeneratedKnobs in_cluster = k;
-                      in_cluster.split_cluster = true;
-                      consider(in_cluster);
-                    }
-                    // The same kernel in thread-block clusters sharing A along N and B along M
-                    // (TMA multicast), where they apply; cuBLASLt's picks on the suite run
-                    // clusters of 1x2 to 4x2, with split-K too (H100, session 17).
-                    if (options.clusters && panel == 0)
-                      for (const auto& [cn, cm] : kClusterShapes) {
-                        k.cluster_n = cn;
-                        k.cluster_m = cm;
-                        consider(k);
-                        consider_split_tail(k);
-                        if (options.co_resident && stages <= 4) consider_co_resident(k);
-                      }
-                  }
-    if (options.swap_ab) {
-      consider_decode_swaps(traits, splits, options.split_cluster, consider);
-      consider_mid_m_swaps(traits, consider);
+  }
+  // One tiling of the wgmma loop and the variants built on it (split tail, swapped tf32, a
+  // second-kernel reduction, slices in a cluster, multicast clusters, two CTAs per SM).
+  void wgmma_tiling(int tm, int tn, int sm, int sn, int stages, bool persistent, int split, int panel);
+  void wgmma_variants(GeneratedKnobs k, int stages, int split, int panel);
+
+  const ProblemTraits& traits_;
+  const DeviceTraits& device_;
+  const SpaceOptions& options_;
+  std::vector<int> splits_{1};
+  bool swap_tf32_ = false;
+  int whole_k_tiles_ = 0;
+  SpaceSummary summary_;
+  std::vector<RankedKnobs> ranked_;
+  std::map<std::string, int> reason_counts_;
+};
+
+void SpaceWalk::consider(GeneratedKnobs k) {
+  k.swizzle_group = raster_group(k, traits_);
+  // Strict f32 promotes its tensor-core sums every kF32ChainK elements (accuracy, not speed).
+  if (traits_.f32_split) k.promote = std::max(1, kF32ChainK / k.tile_k);
+  if (options_.evict_first) stream_read_once_operands(k, traits_);
+  ++summary_.considered;
+  if (auto reason = rejects(k, traits_, device_)) {
+    // Keep a few distinct reasons (by their first words) as a record of what the rules cut.
+    const std::string head = reason->substr(0, std::min<std::size_t>(reason->size(), 40));
+    if (reason_counts_[head]++ == 0 && summary_.rejection_examples.size() < 8)
+      summary_.rejection_examples.push_back(*reason);
+    return;
+  }
+  RankedKnobs ranked_knobs{k, estimate(k, traits_, device_)};
+  if (left_out(ranked_knobs)) return;
+  ++summary_.valid;
+  ranked_.push_back(ranked_knobs);
+}
+
+void SpaceWalk::consider_split_tail(GeneratedKnobs k) {
+  if (!options_.split_tail || !k.persistent || k.split_k < 2 || k.b_panel > 0 || k.split_reduce || k.split_cluster)
+    return;
+  k.split_tail = true;
+  const SplitTail tail = sm90_split_tail(k, kernel_traits(k, traits_), device_.sm_count);
+  if (tail.tiles > 0 && tail.tiles * k.split_k <= tail.units) consider(k);
+}
+
+void SpaceWalk::wgmma_kernels() {
+  if (!options_.wgmma || path_unavailable_reason(KernelPath::Wgmma, device_)) return;
+  // 192 rows as well as 192 columns: 192x192 tiles fill the SMs in whole waves where powers
+  // of two leave a partial one (3000x3000: 256 tiles of 192x192 on 132 SMs, 1.94 waves,
+  // against 192 tiles of 256x192, 1.45; cuBLASLt's pick there is 192x192).
+  // Short K: B's whole K extent fits in shared memory, so persistent kernels may keep it there
+  // while they walk down a column (b_panel) instead of reading it again for every tile.
+  // Panels with a 192-row or 192-column tile never came within 1.4x of the best kernel on any
+  // of the 44 suite shapes (H100, session 14, 40 kernels measured per shape; 128x192 with a
+  // panel ran 2.1-2.8x): they only take measuring slots, and so would the 32-column steps.
+  const int tile_k = wgmma_knobs(64, 64, 1, 1, 3, false, traits_.in_type).tile_k;
+  // tf32 with an N-contiguous B: every tiling also swapped (D^T = B^T A^T), whose A is then
+  // B^T, M-contiguous, read into registers (KT_A_REGS), where the unswapped kernel first
+  // copies B transposed (4096^3 nn: 51 us of copy beside a 351 us GEMM; H100, session 20).
+  swap_tf32_ = options_.swap_ab && traits_.in_type == 3 && !traits_.f32_split && !traits_.b_k_contiguous;
+  whole_k_tiles_ = static_cast<int>(ceil_div(kernel_k(traits_), tile_k));
+  // Small tiles also with deep rings (8-16 stages) and 32 columns: long K over small M and N
+  // is latency-bound, and bytes in flight per SM decide (256x128x16384: 64x32 with 12 stages
+  // and split-K 8 ran 16.9 us, 64x64 with 4-5 stages 19.5-21; cuBLAS runs 64x32 with 16
+  // stages there; H100, session 15).
+  // Columns in steps of 32 as well (96, 160, 224: any width whose warpgroup piece is a whole
+  // number of 32-column TMA store chunks): the SMs fill in whole waves where powers of two
+  // leave a partial one. cuBLASLt does the same with its N tile (its m): 1024x10240x8192 runs
+  // as 256 tiles of 320x128 (1.94 waves on 132 SMs, against 2.42 for 128x256 tiles),
+  // 512x5120x13824 as 124 tiles of 168x128 (one wave) (H100, session 17).
+  // And, with K-contiguous B and one warpgroup across, in steps of 16 (80, 112, ... 240): the
+  // stores then go through stmatrix and row copies, not TMA, but mid-size problems fill the
+  // SMs in one wave (660x3072x11008: 128x144 gives 132 tiles, 128x192 96; cuBLASLt's tiles
+  // there are 136 wide; H100, session 24).
+  for (int tm : {64, 128, 192, 256})
+    for (int tn : {32, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256})
+      for (int sm : {1, 2, 3})
+        for (int sn : {1, 2})
+          for (int stages : {2, 3, 4, 5, 6, 8, 12, 16})
+            for (bool persistent : {false, true})
+              for (int split : splits_)
+                for (int panel : {0, whole_k_tiles_}) wgmma_tiling(tm, tn, sm, sn, stages, persistent, split, panel);
+  if (options_.swap_ab) {
+    auto consider_one = [this](GeneratedKnobs k) { consider(k); };
+    consider_decode_swaps(traits_, splits_, options_.split_cluster, consider_one);
+    consider_mid_m_swaps(traits_, consider_one);
+  }
+  // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
+  // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
+  // whole tile, two taking turns.
+  if (options_.pingpong)
+    for (int tm : {64, 128})
+      for (int tn : {64, 128, 192, 256})
+        for (int stages : {3, 4, 5}) {
+          GeneratedKnobs k = wgmma_knobs(tm, tn, 1, 1, stages, true, traits_.in_type);
+          k.pingpong = true;
+          consider(k);
+        }
+}
+
+void SpaceWalk::wgmma_tiling(int tm, int tn, int sm, int sn, int stages, bool persistent, int split, int panel) {
+  if (panel > 0 && (!persistent || split > 1 || panel > kMaxPanelTiles || tm == 192 || tn % 64 != 0)) return;
+  // Tiles past 64x64 ring at most 8 deep (more never fits) and also 6 deep, between the
+  // 5 and 8 stages their shared memory holds (128x8192x28672: 64x128 with 5, 6 and 8
+  // stages ran 149.8, 135.5 and 128.0 us; H200, session 30).
+  if (stages > 8 && (tm > 64 || tn > 64)) return;
+  if (stages == 6 && tm <= 64 && tn <= 64) return;
+  if (tn == 32 && tm > 64) return;
+  if (tn % 32 != 0 && (sn != 1 || !traits_.b_k_contiguous || panel > 0 || split > 1)) return;
+  // Three consumer warpgroups of 64 rows only for 192-row tiles: each issues
+  // m64nN wgmmas over the whole width, where two side by side (1x2) issue
+  // half-width ones that read A from shared memory twice as often per flop.
+  if (sm == 3 && (tm != 192 || sn != 1)) return;
+  GeneratedKnobs k = wgmma_knobs(tm, tn, sm, sn, stages, persistent, traits_.in_type);
+  k.split_k = split;
+  k.b_panel = panel;
+  if (options_.co_resident && panel == 0 && stages <= 4) consider_co_resident(k);
+  // Two stages only for two CTAs per SM, whose other CTA keeps loads in flight.
+  if (stages == 2) return;
+  consider(k);
+  consider_split_tail(k);
+  wgmma_variants(k, stages, split, panel);
+}
+
+void SpaceWalk::wgmma_variants(GeneratedKnobs k, int stages, int split, int panel) {
+  // Not in CTA pairs: cuBLASLt's default on 4096^3 nn runs 256x128 tiles in 1x2
+  // clusters, but the best swapped pairs ran 384.6 and 400.6 us there against
+  // 366.0-369.2 for the lone swapped 256x128 (H200, session 37, call 1).
+  if (swap_tf32_ && panel == 0) {
+    GeneratedKnobs swapped = k;
+    swapped.swap_ab = true;
+    consider(swapped);
+  }
+  // Split-K's slices summed by a second kernel instead of atomically, where the
+  // atomic adds would queue for longer than the second kernel takes: from 64K
+  // adds up. Session 18 set 512K, when the reduction waited on memory once per
+  // four slices and launched after the GEMM had finished. With all its loads in
+  // flight and launched as the GEMM's dependent (H100, session 20, same kernels
+  // both ways): 64x64x65536 as 64x64 tiles in 32 slices (128K adds) 18.8 us
+  // reduced against 20.9 atomic, 256x128x16384 in 8 (256K) 17.3 against 17.4,
+  // 128x8192x28672 in 2 (2M) 193 against 290.
+  if (split > 1 && static_cast<double>(traits_.batch) * traits_.m * traits_.n * split >= 64.0 * 1024) {
+    GeneratedKnobs reduced = k;
+    reduced.split_reduce = true;
+    consider(reduced);
+  }
+  // The slices of a tile as one cluster, summed in distributed shared memory:
+  // no workspace round trip and no second kernel (longk_256x128x16384 spent
+  // 4.8 us in its reduction kernel against 9.7 in the GEMM; H100, session 23).
+  // Opt-in (SpaceOptions::split_cluster): measured, never faster yet.
+  if (options_.split_cluster && (split == 2 || split == 4 || split == 8) && !k.persistent && panel == 0) {
+    GeneratedKnobs in_cluster = k;
+    in_cluster.split_cluster = true;
+    consider(in_cluster);
+  }
+  // The same kernel in thread-block clusters sharing A along N and B along M
+  // (TMA multicast), where they apply; cuBLASLt's picks on the suite run
+  // clusters of 1x2 to 4x2, with split-K too (H100, session 17).
+  if (options_.clusters && panel == 0)
+    for (const auto& [cn, cm] : kClusterShapes) {
+      k.cluster_n = cn;
+      k.cluster_m = cm;
+      consider(k);
+      consider_split_tail(k);
+      if (options_.co_resident && stages <= 4) consider_co_resident(k);
     }
-    // Pingpong (opt-in: on the H100 it verified, and over the 38 suite shapes with 40 kernels
-    // measured each it was fastest only on 4096x16384x256, by 3%; session 14): one warpgroup per
-    // whole tile, two taking turns.
-    if (options.pingpong)
-      for (int tm : {64, 128})
-        for (int tn : {64, 128, 192, 256})
-          for (int stages : {3, 4, 5}) {
-            GeneratedKnobs k = wgmma_knobs(tm, tn, 1, 1, stages, true, traits.in_type);
-            k.pingpong = true;
-            consider(k);
-          }
-  }
-  // mma.sync kernels exist for f16 and bf16 only.
-  if (options.mma_sync && traits.in_type <= 1 && !path_unavailable_reason(KernelPath::MmaSync, device)) {
-    const std::pair<int, int> warp_grids[] = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {2, 4}, {4, 2}};
-    for (int tm : {16, 32, 64, 128, 256})
-      for (int tn : {32, 64, 128, 256})
-        for (int tk : {32, 64, 128, 256})
-          for (auto [sm, sn] : warp_grids)
-            for (int stages : {3, 4})
-              for (int split : splits) {
-                // Deep K tiles only pay where few rows leave the loads latency-bound.
-                if (tk > 64 && tm > 32) continue;
-                GeneratedKnobs k;
-                k.path = KernelPath::MmaSync;
-                k.tile_m = tm;
-                k.tile_n = tn;
-                k.tile_k = tk;
-                k.subgroup_m = sm;
-                k.subgroup_n = sn;
-                k.stages = stages;
-                k.split_k = split;
-                k.swizzle_group = 8;
-                k.min_blocks_per_sm = 1;
-                consider(k);
-              }
-  }
-  std::stable_sort(ranked.begin(), ranked.end(), ranks_before);
-  if (summary) *summary = local;
-  return ranked;
+}
+
+// mma.sync kernels exist for f16 and bf16 only.
+void SpaceWalk::mma_sync_kernels() {
+  if (!options_.mma_sync || traits_.in_type > 1 || path_unavailable_reason(KernelPath::MmaSync, device_)) return;
+  const std::pair<int, int> warp_grids[] = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {2, 4}, {4, 2}};
+  for (int tm : {16, 32, 64, 128, 256})
+    for (int tn : {32, 64, 128, 256})
+      for (int tk : {32, 64, 128, 256})
+        for (auto [sm, sn] : warp_grids)
+          for (int stages : {3, 4})
+            for (int split : splits_) {
+              // Deep K tiles only pay where few rows leave the loads latency-bound.
+              if (tk > 64 && tm > 32) continue;
+              GeneratedKnobs k;
+              k.path = KernelPath::MmaSync;
+              k.tile_m = tm;
+              k.tile_n = tn;
+              k.tile_k = tk;
+              k.subgroup_m = sm;
+              k.subgroup_n = sn;
+              k.stages = stages;
+              k.split_k = split;
+              k.swizzle_group = 8;
+              k.min_blocks_per_sm = 1;
+              consider(k);
+            }
+}
+
+}  // namespace
+
+std::vector<RankedKnobs> rank_space(const ProblemTraits& traits, const DeviceTraits& device, const SpaceOptions& options,
+                                    SpaceSummary* summary) {
+  SpaceWalk walk(traits, device, options);
+  walk.wgmma_kernels();
+  walk.mma_sync_kernels();
+  return walk.ranked(summary);
 }
 
 HedgeClass hedge_class(const GeneratedKnobs& k) {
