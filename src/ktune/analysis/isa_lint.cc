@@ -642,18 +642,9 @@ std::vector<const Instruction*> sass_uniform_waterfalls(const Kernel& k,
   return serialized;
 }
 
-void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, IsaLintReport& report) {
-  IsaKernelSummary summary;
-  summary.name = k.name;
-  summary.first_line = k.first_line;
-  summary.last_line = std::max(k.last_line, k.first_line);
-  summary.instructions = static_cast<int>(k.instructions.size());
-  std::map<std::uint64_t, std::size_t> by_address;
-  for (std::size_t i = 0; i < k.instructions.size(); ++i) {
-    if (k.instructions[i].address) by_address.emplace(*k.instructions[i].address, i);
-  }
-  summary.loops = mark_loops(k, by_address);
-
+// A kernel's instructions sorted into what the checks count (classify_amd / _ptx / _sass), and
+// the matrix instructions' mnemonics and shapes into its summary.
+Collected collect(IsaDialect dialect, const Kernel& k, IsaKernelSummary& summary) {
   const std::set<std::string> scratch_resources =
       dialect == IsaDialect::Amdgpu ? amd_scratch_resources(k) : std::set<std::string>{};
   Collected c;
@@ -705,6 +696,10 @@ void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, I
       }
     }
   }
+  return c;
+}
+
+void count_into(const Collected& c, IsaKernelSummary& summary) {
   auto set = [&](const char* key, std::size_t value) {
     if (value > 0) summary.counts[key] = static_cast<int>(value);
   };
@@ -723,9 +718,15 @@ void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, I
   set("full_wait_lgkm_in_loop", c.waits_lgkm_loop.size());
   set("matrix", c.matrix.size());
   set("instructions_in_loop", static_cast<std::size_t>(c.instructions_in_loop));
+}
 
-  auto add = [&](const char* check, IsaSeverity severity, std::string message,
-                 const std::vector<const Instruction*>& list) {
+// The findings of one kernel, each with the lines it names.
+struct Findings {
+  const Kernel& k;
+  const IsaLintOptions& options;
+  IsaLintReport& report;
+
+  void add(const char* check, IsaSeverity severity, std::string message, const std::vector<const Instruction*>& list) {
     IsaFinding f;
     f.check = check;
     f.severity = severity;
@@ -734,45 +735,51 @@ void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, I
     f.lines = lines_of(list, options.max_lines);
     f.count = static_cast<int>(list.size());
     report.findings.push_back(std::move(f));
-  };
+  }
+};
 
+void check_global_loads(IsaDialect dialect, const Collected& c, const IsaKernelSummary& summary, Findings& out) {
   // Global loads.
   const char* wide_example = dialect == IsaDialect::Amdgpu ? "global_load_dwordx4"
                              : dialect == IsaDialect::Ptx  ? "ld.global.v4.f32 / ld.global.v2.f64"
                                                            : "LDG.E.128";
   if (!c.global_narrow_loop.empty()) {
-    add(kCheckGlobalLoadWidth, IsaSeverity::Warning,
+    out.add(kCheckGlobalLoadWidth, IsaSeverity::Warning,
         std::to_string(c.global_narrow_loop.size()) + " global loads narrower than 128 bits inside loops (" +
             widths_text(c.narrow_bits) + "), " + std::to_string(c.global_wide_loop.size()) +
             " are 128-bit; vectorised loads (" + wide_example + ") move 4x the bytes of a 32-bit load per instruction",
         c.global_narrow_loop);
   } else if (!c.global_wide_loop.empty()) {
-    add(kCheckGlobalLoadWidth, IsaSeverity::Info,
+    out.add(kCheckGlobalLoadWidth, IsaSeverity::Info,
         "all " + std::to_string(c.global_wide_loop.size()) + " global loads inside loops are 128-bit or wider",
         c.global_wide_loop);
   } else if (!c.global_narrow_outside.empty() && summary.loops == 0) {
-    add(kCheckGlobalLoadWidth, IsaSeverity::Info,
+    out.add(kCheckGlobalLoadWidth, IsaSeverity::Info,
         "no loops; " + std::to_string(c.global_narrow_outside.size()) + " global loads narrower than 128 bits",
         c.global_narrow_outside);
   }
+}
 
+void check_shared_accesses(IsaDialect dialect, const Collected& c, Findings& out) {
   // Shared memory / LDS.
   const char* shared_name = dialect == IsaDialect::Amdgpu ? "LDS" : "shared-memory";
   const char* shared_wide = dialect == IsaDialect::Amdgpu ? "ds_read_b128/ds_write_b128"
                             : dialect == IsaDialect::Ptx  ? "ld.shared.v4 / ldmatrix"
                                                           : "LDS.128 / LDSM";
   if (!c.shared_narrow_loop.empty()) {
-    add(kCheckSharedWidth, IsaSeverity::Warning,
+    out.add(kCheckSharedWidth, IsaSeverity::Warning,
         std::to_string(c.shared_narrow_loop.size()) + " " + shared_name + " accesses narrower than 128 bits inside loops (" +
             widths_text(c.shared_narrow_bits) + "), " + std::to_string(c.shared_wide_loop.size()) + " are 128-bit (" +
             shared_wide + ")",
         c.shared_narrow_loop);
   } else if (!c.shared_wide_loop.empty()) {
-    add(kCheckSharedWidth, IsaSeverity::Info,
+    out.add(kCheckSharedWidth, IsaSeverity::Info,
         "all " + std::to_string(c.shared_wide_loop.size()) + " " + shared_name + " accesses inside loops are 128-bit",
         c.shared_wide_loop);
   }
+}
 
+void check_waits(IsaDialect dialect, const Collected& c, const IsaKernelSummary& summary, Findings& out) {
   // AMD: full drains of the vector-memory counter inside loops serialise loads.
   if (dialect == IsaDialect::Amdgpu && (c.waits_vm > 0 || c.waits_lgkm > 0)) {
     const double per_100 = summary.instructions > 0 ? 100.0 * (c.waits_vm + c.waits_lgkm) / summary.instructions : 0;
@@ -787,17 +794,20 @@ void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, I
                  std::to_string(c.loads_in_loop) +
                  " loads: each iteration waits for its loads to arrive before the next are issued (no software "
                  "pipelining / prefetch)";
-      add(kCheckWaitcnt, IsaSeverity::Warning, message, c.waits_vm_loop);
+      out.add(kCheckWaitcnt, IsaSeverity::Warning, message, c.waits_vm_loop);
     } else {
       std::vector<const Instruction*> loop_waits_all = c.waits_vm_loop;
       loop_waits_all.insert(loop_waits_all.end(), c.waits_lgkm_loop.begin(), c.waits_lgkm_loop.end());
       std::sort(loop_waits_all.begin(), loop_waits_all.end(),
                 [](const Instruction* a, const Instruction* b) { return a->line < b->line; });
       loop_waits_all.erase(std::unique(loop_waits_all.begin(), loop_waits_all.end()), loop_waits_all.end());
-      add(kCheckWaitcnt, IsaSeverity::Info, message, loop_waits_all);
+      out.add(kCheckWaitcnt, IsaSeverity::Info, message, loop_waits_all);
     }
   }
+}
 
+void check_uniform_waterfalls(IsaDialect dialect, const Kernel& k, const std::map<std::uint64_t, std::size_t>& by_address,
+                              IsaKernelSummary& summary, Findings& out) {
   // SASS: instructions serialised over the warp's distinct operand values.
   if (dialect == IsaDialect::Sass) {
     int loops = 0;
@@ -807,23 +817,27 @@ void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, I
       std::string mnemonics;
       for (const Instruction* ins : serialized)
         if (mnemonics.find(ins->mnemonic) == std::string::npos) mnemonics += (mnemonics.empty() ? "" : ", ") + ins->mnemonic;
-      add(kCheckUniformWaterfall, IsaSeverity::Warning,
+      out.add(kCheckUniformWaterfall, IsaSeverity::Warning,
           std::to_string(loops) + " loop(s) of BRA.U.ANY over R2UR around " + (mnemonics.empty() ? "?" : mnemonics) +
               ": its uniform-register operands hold per-thread values, so each warp issues it once per distinct "
               "value (up to 32 times); compute them from warp-uniform values, or issue from one lane",
           serialized);
     }
   }
+}
 
+void check_scratch(IsaDialect dialect, const Collected& c, Findings& out) {
   // Scratch / local memory.
   if (!c.scratch.empty()) {
     const std::string what = dialect == IsaDialect::Amdgpu ? "scratch (private segment)" : "local-memory";
-    add(kCheckScratch, IsaSeverity::Warning,
+    out.add(kCheckScratch, IsaSeverity::Warning,
         std::to_string(c.scratch.size()) + " " + what + " accesses (" + std::to_string(c.scratch_in_loop) +
             " inside loops): register spills or private arrays indexed at run time; this memory is off-chip",
         c.scratch);
   }
+}
 
+void check_matrix(IsaDialect dialect, const Collected& c, const IsaKernelSummary& summary, Findings& out) {
   // Matrix instructions.
   if (!c.matrix.empty()) {
     std::string message = std::to_string(c.matrix.size()) + " " + matrix_family(dialect) + " instructions:";
@@ -839,13 +853,35 @@ void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, I
     }
     std::vector<const Instruction*> list;
     for (const auto& entry : c.matrix) list.push_back(entry.first);
-    add(kCheckMatrix, IsaSeverity::Info, message, list);
-  } else if (options.expect_matrix_instructions) {
-    add(kCheckMatrix, IsaSeverity::Warning,
+    out.add(kCheckMatrix, IsaSeverity::Info, message, list);
+  } else if (out.options.expect_matrix_instructions) {
+    out.add(kCheckMatrix, IsaSeverity::Warning,
         std::string("no ") + matrix_family(dialect) +
             " instructions: the matrix products run on the vector ALUs, not the matrix cores",
         {});
   }
+}
+
+void lint_kernel(IsaDialect dialect, Kernel& k, const IsaLintOptions& options, IsaLintReport& report) {
+  IsaKernelSummary summary;
+  summary.name = k.name;
+  summary.first_line = k.first_line;
+  summary.last_line = std::max(k.last_line, k.first_line);
+  summary.instructions = static_cast<int>(k.instructions.size());
+  std::map<std::uint64_t, std::size_t> by_address;
+  for (std::size_t i = 0; i < k.instructions.size(); ++i) {
+    if (k.instructions[i].address) by_address.emplace(*k.instructions[i].address, i);
+  }
+  summary.loops = mark_loops(k, by_address);
+  const Collected c = collect(dialect, k, summary);
+  count_into(c, summary);
+  Findings out{k, options, report};
+  check_global_loads(dialect, c, summary, out);
+  check_shared_accesses(dialect, c, out);
+  check_waits(dialect, c, summary, out);
+  check_uniform_waterfalls(dialect, k, by_address, summary, out);
+  check_scratch(dialect, c, out);
+  check_matrix(dialect, c, summary, out);
   report.kernels.push_back(std::move(summary));
 }
 
