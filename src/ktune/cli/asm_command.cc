@@ -13,7 +13,7 @@
 #include "ktune/amdgpu/process.h"
 #include "ktune/amdgpu/toolchain.h"
 #include "ktune/analysis/occupancy_amdgpu.h"
-#include "ktune/cli/asm_diff.h"
+#include "ktune/amdgpu/asm_diff.h"
 #include "ktune/cli/common.h"
 #include "ktune/core/read_file.h"
 #include "ktune/device/device.h"
@@ -237,13 +237,13 @@ Disassembly disassemble(const std::string& path, int llvm) {
 int run_diff(const GlobalOptions& global, const AsmArgs& args) {
   const Disassembly a = disassemble(args.a, args.llvm);
   const Disassembly b = disassemble(args.b, args.llvm);
-  const std::vector<AsmLine> a_lines = normalize_objdump(a.text);
-  const std::vector<AsmLine> b_lines = normalize_objdump(b.text);
-  const std::vector<AsmChange> changes = diff_lines(a_lines, b_lines);
+  const std::vector<amdgpu::AsmLine> a_lines = amdgpu::normalize_objdump(a.text);
+  const std::vector<amdgpu::AsmLine> b_lines = amdgpu::normalize_objdump(b.text);
+  const std::vector<amdgpu::AsmChange> changes = amdgpu::diff_lines(a_lines, b_lines);
   int changed = 0, added = 0, removed = 0;
   for (const auto& c : changes) {
-    if (c.kind == AsmChange::Kind::Changed) ++changed;
-    else if (c.kind == AsmChange::Kind::Added) ++added;
+    if (c.kind == amdgpu::AsmChange::Kind::Changed) ++changed;
+    else if (c.kind == amdgpu::AsmChange::Kind::Added) ++added;
     else ++removed;
   }
   if (global.json) {
@@ -257,14 +257,14 @@ int run_diff(const GlobalOptions& global, const AsmArgs& args) {
                 {"changed", changed},
                 {"added", added},
                 {"removed", removed},
-                {"changes", changes_to_json(a_lines, b_lines, changes)}});
+                {"changes", amdgpu::changes_to_json(a_lines, b_lines, changes)}});
   } else {
     if (a.target != b.target) std::printf("note: targets differ: %s vs %s\n", a.target.c_str(), b.target.c_str());
     if (changes.empty()) {
       std::printf("no differences in the instructions (%zu lines, %s)\n", a_lines.size(), a.tool.c_str());
     } else {
-      std::fputs((args.side_by_side ? format_side_by_side(a_lines, b_lines, changes, 60, args.context)
-                                    : format_unified(a_lines, b_lines, changes, args.a, args.b, args.context))
+      std::fputs((args.side_by_side ? amdgpu::format_side_by_side(a_lines, b_lines, changes, 60, args.context)
+                                    : amdgpu::format_unified(a_lines, b_lines, changes, args.a, args.b, args.context))
                      .c_str(),
                  stdout);
       std::printf("%d changed, %d added, %d removed\n", changed, added, removed);

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "ktune/cli/common.h"
-#include "ktune/cli/device_calibration.h"
+#include "ktune/calibrate/device_calibration.h"
 #include "ktune/cli/roofline_view.h"
 #include "ktune/db/calibrations.h"
 #include "ktune/db/database.h"
@@ -111,7 +111,7 @@ int show(const GlobalOptions& global, const CalibrateArgs& args, bool backend_gi
 }
 
 int run(const GlobalOptions& global, const CalibrateArgs& args) {
-  CalibrationOptions options;
+  calibrate::CalibrationOptions options;
   options.backend = resolve_backend(args.backend);
   options.device = args.device;
   options.tensor_maths = split_list(args.tensor);
@@ -121,7 +121,7 @@ int run(const GlobalOptions& global, const CalibrateArgs& args) {
   options.gemm_size = args.gemm_size;
   options.max_seconds_per_ceiling = args.max_seconds;
   if (!global.json) options.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
-  const CalibrationOutcome outcome = calibrate_device(options);
+  const calibrate::CalibrationOutcome outcome = calibrate::calibrate_device(options);
 
   db::Database database(database_path(global));
   db::DeviceRecord device{0, outcome.device.fingerprint, outcome.device.backend, outcome.device.name,

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ktune::cli {
+namespace ktune::amdgpu {
 
 // One line of normalised disassembly and the line of the objdump output it came from.
 struct AsmLine {
@@ -47,4 +47,4 @@ std::string format_side_by_side(const std::vector<AsmLine>& a, const std::vector
 nlohmann::json changes_to_json(const std::vector<AsmLine>& a, const std::vector<AsmLine>& b,
                                const std::vector<AsmChange>& changes);
 
-}  // namespace ktune::cli
+}  // namespace ktune::amdgpu

@@ -1,7 +1,7 @@
 #pragma once
 // `ktune calibrate`: measures a device's ceilings for the roofline with ktune's own machinery
 // (the backend's compiler and loader, measure::run_measurement; cuBLASLt through the gemm
-// family for tensor-core peaks). See calibrate_command.cc for the command.
+// family for tensor-core peaks). The command (cli/calibrate_command.cc) stores the outcome.
 
 #include <cstdint>
 #include <functional>
@@ -13,7 +13,7 @@
 #include "ktune/analysis/roofline.h"
 #include "ktune/device/device.h"
 
-namespace ktune::cli {
+namespace ktune::calibrate {
 
 struct CalibrationOptions {
   std::string backend = "cuda";  // "cuda" or "cpu"
@@ -42,4 +42,4 @@ CalibrationOutcome calibrate_device(const CalibrationOptions& options);
 const char* cpu_calibration_source();
 const char* cuda_calibration_source();
 
-}  // namespace ktune::cli
+}  // namespace ktune::calibrate

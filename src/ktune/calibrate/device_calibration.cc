@@ -1,4 +1,4 @@
-#include "ktune/cli/device_calibration.h"
+#include "ktune/calibrate/device_calibration.h"
 
 #include <unistd.h>
 
@@ -18,7 +18,7 @@
 #include "ktune/families/gemm/gemm_worker.h"
 #include "ktune/measure/measurement.h"
 
-namespace ktune::cli {
+namespace ktune::calibrate {
 
 namespace {
 
@@ -537,4 +537,4 @@ CalibrationOutcome calibrate_device(const CalibrationOptions& options) {
   return out;
 }
 
-}  // namespace ktune::cli
+}  // namespace ktune::calibrate

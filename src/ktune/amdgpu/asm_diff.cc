@@ -1,4 +1,4 @@
-#include "ktune/cli/asm_diff.h"
+#include "ktune/amdgpu/asm_diff.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-namespace ktune::cli {
+namespace ktune::amdgpu {
 namespace {
 
 std::string trim(std::string_view s) {
@@ -358,4 +358,4 @@ nlohmann::json changes_to_json(const std::vector<AsmLine>& a, const std::vector<
   return out;
 }
 
-}  // namespace ktune::cli
+}  // namespace ktune::amdgpu
