@@ -494,31 +494,30 @@ CalibrationOutcome calibrate_device(const CalibrationOptions& options) {
   out.method["statistic"] = "median sample time of measure::run_measurement (warm, no racing)";
   nlohmann::json notes = nlohmann::json::array();
 
+  // The copy bandwidth, then the FP32 FMA peak, each kept with how it was measured.
+  const auto copy_and_fma = [&](const char* copy_step, const char* fma_step, auto&& copy, auto&& fma) {
+    say(options, copy_step);
+    const Ceiling c = copy();
+    out.ceilings.copy_gbps = c.value;
+    out.method["copy"] = c.method;
+    say(options, fma_step);
+    const Ceiling f = fma();
+    out.ceilings.fp32_gflops = f.value;
+    out.method["fp32"] = f.method;
+  };
   if (options.backend == "cpu") {
     const std::filesystem::path source = write_source("calibrate_cpu.cc", kCpuSource);
-    say(options, "measuring host copy bandwidth ...");
-    Ceiling copy = cpu_copy(*backend, options, out.device, source);
-    out.ceilings.copy_gbps = copy.value;
-    out.method["copy"] = copy.method;
-    say(options, "measuring host FP32 FMA peak ...");
-    Ceiling fma = cpu_fma(*backend, options, out.device, source);
-    out.ceilings.fp32_gflops = fma.value;
-    out.method["fp32"] = fma.method;
+    copy_and_fma(
+        "measuring host copy bandwidth ...", "measuring host FP32 FMA peak ...",
+        [&] { return cpu_copy(*backend, options, out.device, source); },
+        [&] { return cpu_fma(*backend, options, out.device, source); });
     if (!options.tensor_maths.empty()) notes.push_back("tensor-core peaks are measured on CUDA devices only");
   } else {
     const std::filesystem::path source = write_source("calibrate_cuda.cu", kCudaSource);
-    say(options, "measuring device copy bandwidth ...");
-    {
-      Ceiling copy = cuda_copy(*backend, options, out.device, source);
-      out.ceilings.copy_gbps = copy.value;
-      out.method["copy"] = copy.method;
-    }
-    say(options, "measuring FP32 FFMA peak ...");
-    {
-      Ceiling ffma = cuda_ffma(*backend, options, out.device, source);
-      out.ceilings.fp32_gflops = ffma.value;
-      out.method["fp32"] = ffma.method;
-    }
+    copy_and_fma(
+        "measuring device copy bandwidth ...", "measuring FP32 FFMA peak ...",
+        [&] { return cuda_copy(*backend, options, out.device, source); },
+        [&] { return cuda_ffma(*backend, options, out.device, source); });
     if (!options.tensor_maths.empty()) {
       gemm::GemmWorker worker;
       nlohmann::json tensor = nlohmann::json::object();

@@ -157,16 +157,15 @@ int occupancy(const GeneratedKnobs& k, const LaunchShape& shape, const DeviceTra
   return o;
 }
 
-// A wgmma knob setting of the space: K tiles of one 128-byte swizzle row (64 f16/bf16, 128 fp8,
-// 32 tf32 elements), rasterisation groups of 8, no occupancy hint beyond one CTA per SM;
-// split-K, panels and pingpong set by the caller.
-GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_n, int stages, bool persistent,
-                           int in_type) {
+// A knob setting of the space: rasterisation groups of 8, no occupancy hint beyond one CTA per SM;
+// split-K, panels, pingpong and the rest set by the caller.
+GeneratedKnobs space_knobs(KernelPath path, int tile_m, int tile_n, int tile_k, int subgroup_m, int subgroup_n,
+                           int stages, bool persistent) {
   GeneratedKnobs k;
-  k.path = KernelPath::Wgmma;
+  k.path = path;
   k.tile_m = tile_m;
   k.tile_n = tile_n;
-  k.tile_k = 128 / in_type_bytes(in_type);
+  k.tile_k = tile_k;
   k.subgroup_m = subgroup_m;
   k.subgroup_n = subgroup_n;
   k.stages = stages;
@@ -174,6 +173,13 @@ GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_
   k.swizzle_group = 8;
   k.min_blocks_per_sm = 1;
   return k;
+}
+
+// A wgmma one: K tiles of one 128-byte swizzle row (64 f16/bf16, 128 fp8, 32 tf32 elements).
+GeneratedKnobs wgmma_knobs(int tile_m, int tile_n, int subgroup_m, int subgroup_n, int stages, bool persistent,
+                           int in_type) {
+  return space_knobs(KernelPath::Wgmma, tile_m, tile_n, 128 / in_type_bytes(in_type), subgroup_m, subgroup_n, stages,
+                     persistent);
 }
 
 // A B panel of more K tiles leaves too little shared memory for A's ring and the staging tile.
@@ -798,17 +804,8 @@ void SpaceWalk::mma_sync_kernels() {
             for (int split : splits_) {
               // Deep K tiles only pay where few rows leave the loads latency-bound.
               if (tk > 64 && tm > 32) continue;
-              GeneratedKnobs k;
-              k.path = KernelPath::MmaSync;
-              k.tile_m = tm;
-              k.tile_n = tn;
-              k.tile_k = tk;
-              k.subgroup_m = sm;
-              k.subgroup_n = sn;
-              k.stages = stages;
+              GeneratedKnobs k = space_knobs(KernelPath::MmaSync, tm, tn, tk, sm, sn, stages, false);
               k.split_k = split;
-              k.swizzle_group = 8;
-              k.min_blocks_per_sm = 1;
               consider(k);
             }
 }
